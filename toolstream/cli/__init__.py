@@ -1,0 +1,60 @@
+"""The ``toolstream`` command line (click + rich).
+
+Each command lives in its own module and registers itself on :data:`cli`.
+Usage errors (unknown option, unreadable path) exit with status 64 and one
+line on stderr; verdict commands use their documented exit statuses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from toolstream import __version__
+
+EX_USAGE = 64
+
+
+class _Group(click.Group):
+    """Maps click's usage errors (exit 2 by default) to EX_USAGE, so that 2
+    can keep meaning "not applicable" for ``validate``."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as error:
+            error.exit_code = EX_USAGE
+            raise
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            error.exit_code = EX_USAGE
+            raise
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="toolstream")
+def cli() -> None:
+    """Conformance kit for streamed LLM tool calls."""
+
+
+def _register() -> None:
+    from toolstream.cli import validate_cmd
+
+    cli.add_command(validate_cmd.validate)
+    from toolstream.cli import generate_cmd, shrink_cmd, verify_cmd
+
+    cli.add_command(generate_cmd.generate)
+    cli.add_command(verify_cmd.verify)
+    cli.add_command(shrink_cmd.shrink)
+
+
+_register()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    cli.main(args=list(argv) if argv is not None else None, prog_name="toolstream")

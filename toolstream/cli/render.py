@@ -1,0 +1,72 @@
+"""Rich renderings shared by the commands."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from toolstream.report import Report
+
+_STATUS_STYLE = {"pass": "bold green", "blocked": "bold red", "not_applicable": "bold yellow"}
+
+
+def console(stderr: bool = False) -> Console:
+    """A console that honours NO_COLOR and never wraps machine output."""
+    return Console(
+        file=sys.stderr if stderr else sys.stdout,
+        no_color="NO_COLOR" in os.environ,
+        highlight=False,
+        soft_wrap=False,
+    )
+
+
+def _clip(text: str | None, width: int = 60) -> str:
+    if text is None:
+        return "-"
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def report_table(report: Report, title: str | None = None) -> list[object]:
+    """The renderables for a report: a status line, a calls table, a findings table."""
+    status = Text.assemble(
+        ("status ", "bold"),
+        (report.status, _STATUS_STYLE.get(report.status, "bold")),
+        f"   profile {report.profile or '-'}   executable {str(report.executable).lower()}",
+    )
+    out: list[object] = []
+    if title:
+        out.append(Text(title, style="bold"))
+    out.append(status)
+    if report.calls:
+        calls = Table(title="calls", title_justify="left", show_lines=False)
+        for column in ("slot", "kind", "state", "id", "name", "arguments"):
+            calls.add_column(column, overflow="fold")
+        for call in report.calls:
+            where = str(call.slot) if call.choice is None else f"{call.choice}:{call.slot}"
+            calls.add_row(
+                where,
+                call.kind,
+                call.state,
+                _clip(call.id, 30),
+                _clip(call.name, 30),
+                _clip(call.arguments),
+            )
+        out.append(calls)
+    if report.findings:
+        findings = Table(title="findings", title_justify="left")
+        for column in ("code", "slot", "event", "path", "message"):
+            findings.add_column(column, overflow="fold")
+        for finding in report.findings:
+            findings.add_row(
+                Text(finding.code.value, style="red"),
+                "-" if finding.slot is None else str(finding.slot),
+                "-" if finding.event is None else str(finding.event),
+                finding.path or "-",
+                finding.message,
+            )
+        out.append(findings)
+    return out

@@ -1,0 +1,51 @@
+"""``toolstream validate``: the reference verdict for one fixture."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from toolstream.api import validate_bytes
+from toolstream.cli.render import console, report_table
+from toolstream.reference import parse_limits, read_input
+
+
+@click.command()
+@click.argument("fixture", metavar="FIXTURE")
+@click.option(
+    "--report",
+    "report_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: rich tables; json: one deterministic JSON object.",
+)
+@click.option(
+    "--limit",
+    "limits",
+    multiple=True,
+    metavar="NAME=N",
+    help="Override a limit (max_argument_chars, max_depth, max_slots, ...). Repeatable.",
+)
+def validate(fixture: str, report_format: str, limits: tuple[str, ...]) -> None:
+    """Validate one assistant turn (a fixture JSON file, or - for stdin).
+
+    Exit status: 0 pass (executable), 1 blocked, 2 not applicable, 64 misuse.
+    """
+    try:
+        chosen = parse_limits(limits)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    try:
+        data = read_input(fixture)
+    except OSError as error:
+        raise click.UsageError(f"cannot read {fixture}: {error.strerror or error}") from None
+    report = validate_bytes(data, limits=chosen)
+    if report_format == "json":
+        sys.stdout.write(report.to_json())
+    else:
+        out = console()
+        for renderable in report_table(report):
+            out.print(renderable)
+    sys.exit(report.exit_code)

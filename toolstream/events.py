@@ -1,0 +1,114 @@
+"""The closed set of normalized events the slot machine understands.
+
+Profiles (``toolstream/profiles/``) translate each provider's chunks or events
+into these; the machine (``toolstream/machine.py``) knows nothing else.  Every
+event carries ``pos``: the position of the raw chunk/event it came from, so a
+finding can point back into the fixture.
+
+A *slot key* is ``(scope, index)``: the scope is the OpenAI/Mistral choice
+index (``0`` for profiles without choices) and the index is the provider's own
+slot number (``tool_calls[].index``, content-block ``index``).  Keys are scoped
+to one turn; two calls are never merged because an index repeats across
+scopes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+SlotKey = tuple[int, int]
+
+CLIENT = "client"
+"""A call the application is expected to execute."""
+SERVER = "server"
+"""A call the provider executes itself (Anthropic ``server_tool_use``,
+``mcp_tool_use``): reported, never executable, never makes a turn applicable."""
+BLOCK = "block"
+"""A non-call content block (text, thinking, tool results...).  It takes part
+in the index-gap and terminal rules but never in the call rules."""
+
+
+@dataclass(frozen=True, slots=True)
+class Open:
+    """A slot is announced (Anthropic ``content_block_start``, or the first
+    OpenAI delta seen for a key).  ``initial_input`` is the
+    start-of-block input object when the provider sends one."""
+
+    pos: int
+    key: SlotKey
+    id: str | None
+    name: str | None
+    kind: str = CLIENT
+    initial_input: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fragment:
+    """A piece of a call: arguments text and/or identity fields.  ``None``
+    means "field absent"; the empty string is kept as an empty fragment."""
+
+    pos: int
+    key: SlotKey
+    id: str | None
+    name: str | None
+    text: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Restate:
+    """The provider repeats a slot's complete arguments before its terminal
+    (OpenAI Responses ``function_call_arguments.done``).  They must equal the
+    reassembled fragments byte for byte."""
+
+    pos: int
+    key: SlotKey
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """The provider's per-slot terminal (Anthropic ``content_block_stop``)."""
+
+    pos: int
+    key: SlotKey
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """The provider's reason for ending a scope (OpenAI ``finish_reason``,
+    Anthropic ``message_delta.stop_reason``).
+
+    ``ends_slots``: whether this is also the terminal of every slot in the
+    scope (true for OpenAI/Mistral, false for Anthropic, whose slots end with
+    ``content_block_stop``).  ``accepted``: whether the reason means "execute
+    the tools" in this request's context.  ``claims_tools``: whether the reason
+    says the turn ends for tool use (``tool_calls``, ``tool_use``).
+    """
+
+    pos: int
+    scope: int
+    reason: str
+    accepted: bool
+    claims_tools: bool
+    ends_slots: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    """The turn announces that it will end with an explicit stop (Anthropic
+    ``message_start``): the turn then needs a ``Finish`` and a ``Stop``."""
+
+    pos: int
+    scope: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """The end of the turn (Anthropic ``message_stop``)."""
+
+    pos: int
+    scope: int
+
+
+Event = Union[Open, Fragment, Restate, End, Finish, Begin, Stop]

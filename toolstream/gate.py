@@ -1,0 +1,370 @@
+"""The gate: feed a turn's chunks or events, get one verdict at the end.
+
+This is the error boundary of the validator.  Profiles, the slot machine,
+the strict JSON parser and the schema checks raise
+:class:`~toolstream.findings.ProtocolError`; the gate is the only place that
+catches it and records a :class:`~toolstream.findings.Finding`.  Any other
+exception escaping the gate is a bug.
+
+End-of-turn checks run in a fixed order so that verdicts are predictable:
+
+1. a fatal error (unattributable fragment, blown turn limit) ends the
+   interpretation: nothing more is checked;
+2. client calls in more than one choice: ``ambiguous_choice``, and no call is
+   checked further;
+3. each slot, in key order: no terminal is ``missing_terminal``; a slot that
+   reached its terminal is checked for identity (``missing_id``,
+   ``missing_name``, ``duplicate_id``), then its arguments (strict JSON, an
+   object), then its tool (``unknown_tool``, the schema itself, the input
+   against the schema).  The first broken rule blocks the slot;
+4. index gaps per scope: ``missing_slot``;
+5. the turn's own end: an unaccepted end reason with calls is
+   ``wrong_terminal_reason``; a tool-use reason without calls is
+   ``terminal_without_calls``; a begun message without its end reason or
+   stop is ``missing_terminal``.
+
+A turn is *applicable* when it shows tool activity (a client call, a
+tool-use end reason, or a finding about tool routing).  It is executable only
+when it is applicable and has no finding at all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from toolstream import schema as schema_rules
+from toolstream.events import CLIENT, SlotKey
+from toolstream.findings import Code, Finding, ProtocolError
+from toolstream.limits import DEFAULT_LIMITS, Limits
+from toolstream.machine import Input, Slot, State, Turn
+from toolstream.profiles import PROFILES
+from toolstream.report import CallReport, Report
+from toolstream.strict_json import find_lone_surrogate, loads_strict
+
+# Findings that show tool activity even when no call could be formed.
+_ACTIVITY_CODES = frozenset(
+    {
+        Code.INVALID_SLOT_INDEX,
+        Code.UNKNOWN_SLOT,
+        Code.NON_STRING_FRAGMENT,
+        Code.UNSUPPORTED_CALL_TYPE,
+        Code.DELTA_AFTER_TERMINAL,
+        Code.LIMIT_EXCEEDED,
+    }
+)
+
+
+class Gate:
+    """An incremental validator for one assistant turn.
+
+    ``feed`` each parsed chunk (OpenAI, Mistral) or event (Anthropic) as it
+    arrives; ``close`` returns the :class:`Report`.  The gate never hands out
+    a call before ``close`` and never executes anything.
+    """
+
+    def __init__(
+        self,
+        profile: str,
+        tool_schemas: Mapping[str, Any],
+        request: Mapping[str, Any] | None = None,
+        *,
+        limits: Limits | None = None,
+    ) -> None:
+        profile_class = PROFILES.get(profile)
+        if profile_class is None:
+            raise ValueError(f"unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}")
+        self.limits = limits or DEFAULT_LIMITS
+        self._profile = profile_class(request, self.limits)
+        self._schemas = tool_schemas
+        self._turn = Turn(self.limits)
+        self._findings: list[Finding] = []
+        self._pos = 0
+        self._fatal = False
+        self._closed: Report | None = None
+
+    @property
+    def profile(self) -> str:
+        return self._profile.name
+
+    def feed(self, item: Any) -> None:
+        """Take the next chunk or event of the stream."""
+        if self._closed is not None:
+            raise RuntimeError("feed() after close()")
+        pos = self._pos
+        self._pos = pos + 1
+        if self._fatal:
+            return
+        if pos >= self.limits.max_events:
+            self._record(
+                ProtocolError(
+                    Code.LIMIT_EXCEEDED,
+                    f"more than {self.limits.max_events} events in one turn",
+                    event=pos,
+                    fatal=True,
+                )
+            )
+            return
+        try:
+            for event in self._profile.feed(item, pos):
+                self._turn.apply(event)
+        except ProtocolError as error:
+            self._record(error)
+
+    def feed_all(self, items: Iterable[Any]) -> None:
+        for item in items:
+            self.feed(item)
+
+    def close(self) -> Report:
+        """End the stream and return the verdict.  Idempotent."""
+        if self._closed is None:
+            if not self._fatal:
+                try:
+                    self._end_of_turn()
+                except ProtocolError as error:  # pragma: no cover - all rules record their own
+                    self._record(error)
+            self._closed = self._report()
+        return self._closed
+
+    # -- internals ---------------------------------------------------------
+
+    def _record(self, error: ProtocolError) -> None:
+        key = error.key
+        finding = self._finding(error.code, error.message, key, error.event, error.path)
+        self._findings.append(finding)
+        if key is not None:
+            self._turn.block(key, finding)
+        if error.fatal:
+            self._fatal = True
+
+    def _finding(
+        self,
+        code: Code,
+        message: str,
+        key: SlotKey | None,
+        event: int | None,
+        path: str | None = None,
+    ) -> Finding:
+        choice = None
+        if self._profile.has_choices and key is not None:
+            choice = key[0]
+        return Finding(
+            code=code,
+            message=message,
+            slot=None if key is None else key[1],
+            event=event,
+            path=path,
+            choice=choice,
+        )
+
+    def _end_of_turn(self) -> None:
+        turn = self._turn
+        client = [s for s in turn.slots.values() if s.kind == CLIENT]
+        scopes_with_calls = sorted({s.key[0] for s in client})
+        if len(scopes_with_calls) > 1:
+            self._record(
+                ProtocolError(
+                    Code.AMBIGUOUS_CHOICE,
+                    f"tool calls in choices {scopes_with_calls}: there is no single set of calls",
+                )
+            )
+            return
+        seen_ids: dict[str, SlotKey] = {}
+        schema_problems: dict[str, ProtocolError | None] = {}
+        for key in sorted(turn.slots):
+            slot = turn.slots[key]
+            if slot.state is State.ACCUMULATING:
+                try:
+                    slot.step(Input.EOF, None)
+                except ProtocolError as error:
+                    self._record(error)
+                continue
+            if slot.kind != CLIENT or slot.state is not State.TERMINAL:
+                continue
+            try:
+                self._check_call(slot, seen_ids, schema_problems)
+            except ProtocolError as error:
+                if error.key is None:
+                    error.key = slot.key
+                if error.event is None:
+                    error.event = slot.terminal_pos
+                self._record(error)
+            else:
+                slot.step(Input.ACCEPT, None)
+        self._check_gaps()
+        self._check_scopes(bool(client))
+
+    def _check_call(
+        self,
+        slot: Slot,
+        seen_ids: dict[str, SlotKey],
+        schema_problems: dict[str, ProtocolError | None],
+    ) -> None:
+        if slot.id is None:
+            raise ProtocolError(Code.MISSING_ID, "call reached its terminal without an id")
+        if slot.name is None:
+            raise ProtocolError(Code.MISSING_NAME, "call reached its terminal without a name")
+        earlier = seen_ids.get(slot.id)
+        if earlier is not None:
+            raise ProtocolError(
+                Code.DUPLICATE_ID,
+                f"id {slot.id[:40]!r} is also the id of slot {earlier[1]}",
+            )
+        seen_ids[slot.id] = slot.key
+        text = "".join(slot.parts)
+        if slot.initial_input is not None:
+            # Anthropic: the start block's input stands when no delta carried text.
+            if text:
+                if slot.initial_input != {}:
+                    raise ProtocolError(
+                        Code.CONFLICTING_INPUT,
+                        "block has both a non-empty start input and input_json_delta text",
+                    )
+            else:
+                text = json.dumps(slot.initial_input, ensure_ascii=False, separators=(",", ":"))
+        slot.arguments = text
+        if text == "":
+            raise ProtocolError(Code.EMPTY_ARGUMENTS, "arguments are the empty string")
+        if len(text) > self.limits.max_argument_chars:
+            raise ProtocolError(
+                Code.LIMIT_EXCEEDED,
+                f"arguments exceed {self.limits.max_argument_chars} characters",
+            )
+        value = loads_strict(
+            text, max_depth=self.limits.max_depth, max_number_chars=self.limits.max_number_chars
+        )
+        at = find_lone_surrogate(text)
+        if at >= 0:
+            raise ProtocolError(
+                Code.INVALID_UNICODE, f"unpaired surrogate code point at offset {at}"
+            )
+        if type(value) is not dict:
+            raise ProtocolError(
+                Code.NON_OBJECT_ARGUMENTS, "arguments are valid JSON but not an object"
+            )
+        name = slot.name
+        if name not in self._schemas:
+            raise ProtocolError(Code.UNKNOWN_TOOL, f"no schema for tool {name[:60]!r}")
+        tool_schema = self._schemas[name]
+        if name not in schema_problems:
+            try:
+                schema_rules.check_schema(tool_schema, max_nodes=self.limits.max_schema_nodes)
+            except ProtocolError as bad_schema:
+                schema_problems[name] = bad_schema
+            else:
+                schema_problems[name] = None
+        problem = schema_problems[name]
+        if problem is not None:
+            raise ProtocolError(
+                problem.code, f"schema of {name[:60]!r}: {problem.message}", path=problem.path
+            )
+        violation = schema_rules.first_violation(tool_schema, value)
+        if violation is not None:
+            raise ProtocolError(Code.SCHEMA_VIOLATION, violation.message, path=violation.path)
+        slot.input = value
+
+    def _check_gaps(self) -> None:
+        by_scope: dict[int, list[int]] = {}
+        for scope, index in self._turn.slots:
+            by_scope.setdefault(scope, []).append(index)
+        for scope in sorted(by_scope):
+            indices = sorted(by_scope[scope])
+            for expected, index in enumerate(indices):
+                if index != expected:
+                    self._record(
+                        ProtocolError(
+                            Code.MISSING_SLOT,
+                            f"index {expected} never appeared but index {index} did",
+                            key=(scope, expected),
+                        )
+                    )
+                    break
+
+    def _check_scopes(self, has_calls: bool) -> None:
+        turn = self._turn
+        calls_by_scope = {s.key[0] for s in turn.slots.values() if s.kind == CLIENT}
+        for number in sorted(turn.scopes):
+            scope = turn.scopes[number]
+            finish = scope.finish
+            if finish is not None:
+                if number in calls_by_scope and not finish.accepted:
+                    self._record(
+                        ProtocolError(
+                            Code.WRONG_TERMINAL_REASON,
+                            f"turn ended with {finish.reason[:40]!r}, which does not mean"
+                            " 'execute these tools'",
+                            event=finish.pos,
+                        )
+                    )
+                if finish.claims_tools and not has_calls:
+                    self._record(
+                        ProtocolError(
+                            Code.TERMINAL_WITHOUT_CALLS,
+                            f"turn ended with {finish.reason!r} but carries no tool call",
+                            event=finish.pos,
+                        )
+                    )
+            if scope.begun_at is not None and self._applicable():
+                if finish is None:
+                    self._record(
+                        ProtocolError(
+                            Code.MISSING_TERMINAL, "message ended without a stop reason"
+                        )
+                    )
+                elif scope.stop_pos is None:
+                    self._record(
+                        ProtocolError(Code.MISSING_TERMINAL, "message ended without message_stop")
+                    )
+
+    def _applicable(self) -> bool:
+        if self._fatal:
+            return True
+        turn = self._turn
+        if any(s.kind == CLIENT for s in turn.slots.values()):
+            return True
+        if any(
+            scope.finish is not None and scope.finish.claims_tools
+            for scope in turn.scopes.values()
+        ):
+            return True
+        return any(f.code in _ACTIVITY_CODES for f in self._findings)
+
+    def _report(self) -> Report:
+        applicable = self._applicable()
+        findings = tuple(self._findings)
+        if not applicable:
+            status = "not_applicable"
+        elif findings:
+            status = "blocked"
+        else:
+            status = "pass"
+        calls = []
+        has_choices = self._profile.has_choices
+        for key in sorted(self._turn.slots):
+            slot = self._turn.slots[key]
+            if slot.kind == "block":
+                continue
+            arguments = slot.arguments
+            if arguments is None:
+                arguments = "".join(slot.parts)
+            calls.append(
+                CallReport(
+                    slot=key[1],
+                    choice=key[0] if has_choices else None,
+                    kind=slot.kind,
+                    state=slot.state.value,
+                    id=slot.id,
+                    name=slot.name,
+                    arguments=arguments,
+                    input=slot.input if slot.state is State.VALIDATED else None,
+                    validated=slot.state is State.VALIDATED,
+                    findings=tuple(slot.findings),
+                )
+            )
+        return Report(
+            profile=self._profile.name,
+            status=status,
+            calls=tuple(calls),
+            findings=findings,
+        )

@@ -1,0 +1,74 @@
+"""What every profile provides, and the field checks they share."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from toolstream.events import Event, SlotKey
+from toolstream.findings import Code, ProtocolError
+from toolstream.limits import Limits
+
+
+class Profile:
+    """Turns one provider's raw chunks/events into normalized events.
+
+    A profile may keep state between ``feed`` calls (which indices it has
+    seen, which block types were started) but never decides a verdict: it
+    only translates, or raises :class:`ProtocolError` for shapes it cannot
+    translate.
+    """
+
+    name: str = ""
+    stream_key: str = "chunks"
+    """The envelope key holding the stream."""
+    has_choices: bool = False
+    """Whether the scope of a slot key is a choice index worth reporting."""
+
+    def __init__(self, request: Mapping[str, Any] | None, limits: Limits) -> None:
+        self.request = request or {}
+        self.limits = limits
+
+    def feed(self, raw: Any, pos: int) -> Iterator[Event]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+def slot_index(value: Any, what: str, pos: int, limits: Limits) -> int:
+    """A provider index, or a fatal ``invalid_slot_index``."""
+    if type(value) is int and 0 <= value <= limits.max_slot_index:
+        return value
+    if type(value) is int and value > limits.max_slot_index:
+        problem = f"{what} {value if value < 10**30 else '(huge)'} is beyond the limit {limits.max_slot_index}"
+    else:
+        problem = f"{what} is {describe(value)}, not a non-negative integer"
+    raise ProtocolError(Code.INVALID_SLOT_INDEX, problem, event=pos, fatal=True)
+
+
+def optional_text(value: Any, field: str, key: SlotKey, pos: int) -> str | None:
+    """A string field where null and "" mean absent."""
+    if value is None or value == "":
+        return None
+    if type(value) is str:
+        return value
+    raise ProtocolError(
+        Code.NON_STRING_FRAGMENT, f"{field} is {describe(value)}, not a string", key=key, event=pos
+    )
+
+
+def describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}" if len(repr(value)) < 30 else "a number"
+    if isinstance(value, str):
+        return f"the string {value[:20]!r}"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+

@@ -1,0 +1,161 @@
+"""Anthropic Messages stream events.
+
+Slot key: ``(0, content-block index)``.  Every content block is a slot, so
+the index-gap rule sees text and thinking blocks too; only ``tool_use``
+blocks are client calls.  ``server_tool_use`` and ``mcp_tool_use`` blocks are
+executed by the provider: they are reported as server calls, never executed.
+A block's terminal is its ``content_block_stop``; when the stream has a
+``message_start``, the turn also needs ``message_delta.stop_reason`` and
+``message_stop``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from toolstream.events import BLOCK, CLIENT, SERVER, Begin, End, Event, Finish, Fragment, Open, Stop
+from toolstream.findings import Code, ProtocolError
+from toolstream.profiles._base import Profile, describe, optional_text, slot_index
+
+_CALL_BLOCKS = {"tool_use": CLIENT, "server_tool_use": SERVER, "mcp_tool_use": SERVER}
+_OTHER_BLOCKS = frozenset({"text", "thinking", "redacted_thinking"})
+# Text-like deltas and the block types they may target.
+_TEXT_DELTAS = {
+    "text_delta": BLOCK,
+    "citations_delta": BLOCK,
+    "thinking_delta": BLOCK,
+    "signature_delta": BLOCK,
+}
+_IGNORED_EVENTS = frozenset({"ping"})
+
+
+class AnthropicMessages(Profile):
+    name = "anthropic"
+    stream_key = "events"
+    has_choices = False
+
+    def __init__(self, request: Any, limits: Any) -> None:
+        super().__init__(request, limits)
+        self._kinds: dict[int, str] = {}
+
+    def feed(self, raw: Any, pos: int) -> Iterator[Event]:
+        if type(raw) is not dict or type(raw.get("type")) is not str:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, "event is not an object with a string 'type'", event=pos
+            )
+        kind = raw["type"]
+        if kind == "content_block_delta":
+            yield from self._delta(raw, pos)
+        elif kind == "content_block_start":
+            yield from self._start(raw, pos)
+        elif kind == "content_block_stop":
+            index = slot_index(raw.get("index"), "content block index", pos, self.limits)
+            yield End(pos=pos, key=(0, index))
+        elif kind == "message_delta":
+            delta = raw.get("delta")
+            if delta is not None and type(delta) is not dict:
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT, "message_delta.delta is not an object", event=pos
+                )
+            reason = (delta or {}).get("stop_reason")
+            if reason is not None:
+                if type(reason) is not str:
+                    raise ProtocolError(
+                        Code.UNSUPPORTED_EVENT,
+                        f"stop_reason is {describe(reason)}, not a string",
+                        event=pos,
+                    )
+                tool_use = reason == "tool_use"
+                yield Finish(
+                    pos=pos,
+                    scope=0,
+                    reason=reason,
+                    accepted=tool_use,
+                    claims_tools=tool_use,
+                    ends_slots=False,
+                )
+        elif kind == "message_start":
+            yield Begin(pos=pos, scope=0)
+        elif kind == "message_stop":
+            yield Stop(pos=pos, scope=0)
+        elif kind == "error":
+            error = raw.get("error")
+            message = error.get("message") if isinstance(error, dict) else None
+            text = message[:120] if isinstance(message, str) else "no message"
+            raise ProtocolError(Code.PROVIDER_ERROR, f"provider error: {text}", event=pos)
+        elif kind not in _IGNORED_EVENTS:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:40]!r}", event=pos
+            )
+
+    def _start(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
+        index = slot_index(raw.get("index"), "content block index", pos, self.limits)
+        key = (0, index)
+        block = raw.get("content_block")
+        if type(block) is not dict or type(block.get("type")) is not str:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                "content_block is not an object with a string 'type'",
+                event=pos,
+            )
+        block_type = block["type"]
+        call_kind = _CALL_BLOCKS.get(block_type)
+        if call_kind is None:
+            if block_type not in _OTHER_BLOCKS and not block_type.endswith("_tool_result"):
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT,
+                    f"unknown content block type {block_type[:40]!r}",
+                    event=pos,
+                )
+            self._kinds.setdefault(index, BLOCK)
+            yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
+            return
+        self._kinds.setdefault(index, call_kind)
+        yield Open(
+            pos=pos,
+            key=key,
+            id=optional_text(block.get("id"), "id", key, pos),
+            name=optional_text(block.get("name"), "name", key, pos),
+            kind=call_kind,
+            initial_input=block.get("input"),
+        )
+
+    def _delta(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
+        index = slot_index(raw.get("index"), "content block index", pos, self.limits)
+        key = (0, index)
+        delta = raw.get("delta")
+        if type(delta) is not dict or type(delta.get("type")) is not str:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, "delta is not an object with a string 'type'", event=pos
+            )
+        delta_type = delta["type"]
+        target = self._kinds.get(index)
+        if delta_type == "input_json_delta":
+            if target == BLOCK:
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT,
+                    f"input_json_delta for non-tool block {index}",
+                    event=pos,
+                )
+            text = delta.get("partial_json")
+            if type(text) is not str:
+                raise ProtocolError(
+                    Code.NON_STRING_FRAGMENT,
+                    f"partial_json is {describe(text)}, not a string",
+                    key=key,
+                    event=pos,
+                )
+            yield Fragment(pos=pos, key=key, id=None, name=None, text=text)
+        elif delta_type in _TEXT_DELTAS:
+            if target is not None and target != BLOCK:
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT,
+                    f"{delta_type} for tool block {index}",
+                    event=pos,
+                )
+            yield Fragment(pos=pos, key=key, id=None, name=None, text=None)
+        else:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, f"unknown delta type {delta_type[:40]!r}", event=pos
+            )

@@ -1,0 +1,177 @@
+"""OpenAI Chat Completions and Mistral chunks (``choices[].delta.tool_calls[]``).
+
+Slot key: ``(choices[].index, tool_calls[].index)``.  The first delta seen for
+a key opens the slot; ``finish_reason`` is the terminal of every slot of its
+choice, applied after the chunk's own deltas.
+
+Mistral sends each call whole, in one fragment and without ``index``: such a
+call takes the next free index of its choice.  OpenAI requires ``index``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from toolstream.events import CLIENT, Event, Finish, Fragment, Open, SlotKey
+from toolstream.findings import Code, ProtocolError
+from toolstream.profiles._base import Profile, describe, optional_text, slot_index
+
+_FORCING_CHOICES = frozenset({"required"})
+
+
+class OpenAIChat(Profile):
+    name = "openai"
+    stream_key = "chunks"
+    has_choices = True
+    whole_calls_without_index = False
+
+    def __init__(self, request: Any, limits: Any) -> None:
+        super().__init__(request, limits)
+        self._seen: set[SlotKey] = set()
+        self._next_index: dict[int, int] = {}
+        self._forced = self._tool_choice_forces()
+
+    def _tool_choice_forces(self) -> bool:
+        choice = self.request.get("tool_choice")
+        if isinstance(choice, str):
+            return choice in _FORCING_CHOICES
+        if isinstance(choice, dict):
+            return choice.get("type") == "function"
+        return False
+
+    def feed(self, raw: Any, pos: int) -> Iterator[Event]:
+        if type(raw) is not dict:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, f"chunk is {describe(raw)}, not an object", event=pos
+            )
+        if raw.get("error") is not None:
+            raise ProtocolError(
+                Code.PROVIDER_ERROR, f"provider error: {_error_text(raw['error'])}", event=pos
+            )
+        choices = raw.get("choices")
+        if choices is None:
+            return
+        if type(choices) is not list:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, f"choices is {describe(choices)}, not an array", event=pos
+            )
+        for choice in choices:
+            yield from self._choice(choice, pos)
+
+    def _choice(self, choice: Any, pos: int) -> Iterator[Event]:
+        if type(choice) is not dict:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, f"choice is {describe(choice)}, not an object", event=pos
+            )
+        number = slot_index(choice.get("index", 0), "choice index", pos, self.limits)
+        delta = choice.get("delta")
+        if delta is not None:
+            if type(delta) is not dict:
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT, f"delta is {describe(delta)}, not an object", event=pos
+                )
+            if delta.get("function_call") is not None:
+                raise ProtocolError(
+                    Code.UNSUPPORTED_CALL_TYPE,
+                    "legacy function_call delta; only tool_calls are supported",
+                    event=pos,
+                )
+            calls = delta.get("tool_calls")
+            if calls is not None:
+                if type(calls) is not list:
+                    raise ProtocolError(
+                        Code.UNSUPPORTED_EVENT,
+                        f"tool_calls is {describe(calls)}, not an array",
+                        event=pos,
+                        fatal=True,
+                    )
+                for call in calls:
+                    yield from self._call(number, call, pos)
+        reason = choice.get("finish_reason")
+        if reason is not None:
+            if type(reason) is not str:
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT,
+                    f"finish_reason is {describe(reason)}, not a string",
+                    event=pos,
+                )
+            yield Finish(
+                pos=pos,
+                scope=number,
+                reason=reason,
+                accepted=reason == "tool_calls" or (reason == "stop" and self._forced),
+                claims_tools=reason == "tool_calls",
+                ends_slots=True,
+            )
+
+    def _call(self, number: int, call: Any, pos: int) -> Iterator[Event]:
+        if type(call) is not dict:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                f"tool call entry is {describe(call)}, not an object",
+                event=pos,
+                fatal=True,
+            )
+        if "index" in call or not self.whole_calls_without_index:
+            index = slot_index(call.get("index"), "tool call index", pos, self.limits)
+        else:
+            index = self._next_index.get(number, 0)
+        key = (number, index)
+        if index >= self._next_index.get(number, 0):
+            self._next_index[number] = index + 1
+        if key not in self._seen:
+            self._seen.add(key)
+            yield Open(pos=pos, key=key, id=None, name=None, kind=CLIENT)
+        kind = call.get("type")
+        if kind is not None and kind != "function":
+            raise ProtocolError(
+                Code.UNSUPPORTED_CALL_TYPE,
+                f"tool call type is {describe(kind)}, not 'function'",
+                key=key,
+                event=pos,
+            )
+        function = call.get("function")
+        if function is None:
+            function = {}
+        elif type(function) is not dict:
+            raise ProtocolError(
+                Code.NON_STRING_FRAGMENT,
+                f"function is {describe(function)}, not an object",
+                key=key,
+                event=pos,
+            )
+        arguments = function.get("arguments")
+        if arguments is not None and type(arguments) is not str:
+            raise ProtocolError(
+                Code.NON_STRING_FRAGMENT,
+                f"arguments fragment is {describe(arguments)}, not a string",
+                key=key,
+                event=pos,
+            )
+        yield Fragment(
+            pos=pos,
+            key=key,
+            id=optional_text(call.get("id"), "id", key, pos),
+            name=optional_text(function.get("name"), "function name", key, pos),
+            text=arguments,
+        )
+
+
+class MistralChat(OpenAIChat):
+    name = "mistral"
+    whole_calls_without_index = True
+
+    def _tool_choice_forces(self) -> bool:
+        choice = self.request.get("tool_choice")
+        if choice == "any":
+            return True
+        return super()._tool_choice_forces()
+
+
+def _error_text(error: Any) -> str:
+    if isinstance(error, dict):
+        message = error.get("message")
+        if isinstance(message, str):
+            return message[:120]
+    return describe(error)

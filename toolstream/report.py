@@ -1,0 +1,93 @@
+"""The verdict for one turn, and its deterministic JSON form."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from toolstream.findings import Finding
+
+REPORT_VERSION = 1
+
+EXIT_CODES = {"pass": 0, "blocked": 1, "not_applicable": 2}
+"""Process exit status for each verdict (``toolstream validate``)."""
+
+
+@dataclass(frozen=True)
+class CallReport:
+    """One slot as reassembled.  ``arguments`` is exactly the reassembled
+    text (for an Anthropic block whose input came only from its start event,
+    the compact JSON serialization of that input); ``input`` is set only for
+    a call that passed every check."""
+
+    slot: int
+    choice: int | None
+    kind: str
+    state: str
+    id: str | None
+    name: str | None
+    arguments: str
+    input: Any
+    validated: bool
+    findings: tuple[Finding, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"slot": self.slot}
+        if self.choice is not None:
+            out["choice"] = self.choice
+        out.update(
+            kind=self.kind,
+            state=self.state,
+            id=self.id,
+            name=self.name,
+            arguments=self.arguments,
+        )
+        if self.validated:
+            out["input"] = self.input
+        out["findings"] = [f.to_dict() for f in self.findings]
+        return out
+
+
+@dataclass(frozen=True)
+class Report:
+    profile: str | None
+    status: str
+    calls: tuple[CallReport, ...]
+    findings: tuple[Finding, ...]
+
+    @property
+    def applicable(self) -> bool:
+        return self.status != "not_applicable"
+
+    @property
+    def executable(self) -> bool:
+        return self.status == "pass"
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.status]
+
+    @property
+    def codes(self) -> list[str]:
+        """The sorted set of finding codes: what a corpus label compares."""
+        return sorted({f.code.value for f in self.findings})
+
+    def client_calls(self) -> list[CallReport]:
+        return [c for c in self.calls if c.kind == "client"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "report_version": REPORT_VERSION,
+            "profile": self.profile,
+            "status": self.status,
+            "applicable": self.applicable,
+            "executable": self.executable,
+            "calls": [c.to_dict() for c in self.calls],
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+    def to_json(self) -> str:
+        # ASCII output: arguments may hold unpaired surrogates, which have no
+        # UTF-8 form; escaping keeps the report byte-stable and printable.
+        return json.dumps(self.to_dict(), ensure_ascii=True, indent=2) + "\n"
