@@ -57,10 +57,12 @@ def findings_md() -> str:
 
 def state_machine_md() -> str:
     rows = [
-        f"| `{src.value}` | `{what.value}` | `{dst.value}` |" for (src, what), dst in TRANSITIONS.items()
+        f"| `{src.value}` | `{what.value}` | `{dst.value}` |"
+        for (src, what), dst in TRANSITIONS.items()
     ]
     bad = [
-        f"| `{src.value}` | `{what.value}` | `{code.value}` |" for (src, what), code in ILLEGAL.items()
+        f"| `{src.value}` | `{what.value}` | `{code.value}` |"
+        for (src, what), code in ILLEGAL.items()
     ]
     return "\n".join(
         [

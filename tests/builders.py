@@ -95,11 +95,19 @@ def tool_start(index: int, id: Any = "toolu_1", name: Any = "weather", input: An
 
 
 def text_start(index: int) -> dict[str, Any]:
-    return {"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}}
+    return {
+        "type": "content_block_start",
+        "index": index,
+        "content_block": {"type": "text", "text": ""},
+    }
 
 
 def text_delta(index: int, text: str) -> dict[str, Any]:
-    return {"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": text}}
+    return {
+        "type": "content_block_delta",
+        "index": index,
+        "delta": {"type": "text_delta", "text": text},
+    }
 
 
 def json_delta(index: Any, text: Any) -> dict[str, Any]:
@@ -115,7 +123,11 @@ def block_stop(index: Any) -> dict[str, Any]:
 
 
 def message_delta(reason: str | None = "tool_use") -> dict[str, Any]:
-    return {"type": "message_delta", "delta": {"stop_reason": reason}, "usage": {"output_tokens": 9}}
+    return {
+        "type": "message_delta",
+        "delta": {"stop_reason": reason},
+        "usage": {"output_tokens": 9},
+    }
 
 
 def message_stop() -> dict[str, Any]:

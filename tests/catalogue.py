@@ -323,8 +323,13 @@ def _build() -> list[Entry]:
                 "anthropic",
                 "no content_block_stop for the tool block",
                 anthropic(
-                    [message_start(), tool_start(0), json_delta(0, '{"city":"Paris"}')]
-                    + [message_delta(), message_stop()]
+                    [
+                        message_start(),
+                        tool_start(0),
+                        json_delta(0, '{"city":"Paris"}'),
+                        message_delta(),
+                        message_stop(),
+                    ]
                 ),
             )
         ]
@@ -445,7 +450,11 @@ def _build() -> list[Entry]:
     add(_args_entries("non_object_arguments", "a JSON array as arguments", '["Paris"]'))
     add(_args_entries("duplicate_key", "the key city twice", '{"city":"Paris","city":"Rome"}'))
     add(_args_entries("invalid_unicode", "a lone surrogate escape", '{"city":"\\ud800"}'))
-    add(_args_entries("limit_exceeded", "nesting deeper than 128", '{"city":' + "[" * 200 + "]" * 200 + "}"))
+    add(
+        _args_entries(
+            "limit_exceeded", "nesting deeper than 128", '{"city":' + "[" * 200 + "]" * 200 + "}"
+        )
+    )
     add(
         _args_entries(
             "unknown_tool",

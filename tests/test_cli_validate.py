@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.builders import chunk, call, openai, text_chunk, weather_call
+from tests.builders import call, chunk, openai, text_chunk, weather_call
 from toolstream.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,7 +69,8 @@ def test_directory_is_misuse(tmp_path: Path) -> None:
 
 def test_limit_option_is_applied(fixtures: dict[str, Path]) -> None:
     result = CliRunner().invoke(
-        cli, ["validate", str(fixtures["pass"]), "--report", "json", "--limit", "max_argument_chars=5"]
+        cli,
+        ["validate", str(fixtures["pass"]), "--report", "json", "--limit", "max_argument_chars=5"],
     )
     assert result.exit_code == 1
     assert json.loads(result.output)["findings"][0]["code"] == "limit_exceeded"
@@ -79,7 +80,13 @@ def test_limit_option_is_applied(fixtures: dict[str, Path]) -> None:
 
 @pytest.mark.parametrize(
     "payload",
-    [b"", b"\xff\xfe{\x00}\x00", b"\x00\x01\x02garbage\xff", b'{"profile": "openai", "profile": "x"}', b"[NaN]"],
+    [
+        b"",
+        b"\xff\xfe{\x00}\x00",
+        b"\x00\x01\x02garbage\xff",
+        b'{"profile": "openai", "profile": "x"}',
+        b"[NaN]",
+    ],
     ids=["empty", "utf16-bom", "binary", "duplicate-key", "nan"],
 )
 def test_bad_files_are_invalid_envelope_not_tracebacks(tmp_path: Path, payload: bytes) -> None:

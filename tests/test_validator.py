@@ -13,6 +13,7 @@ import toolstream
 from tests.builders import (
     anthropic,
     anthropic_turn,
+    block_stop,
     call,
     chunk,
     json_delta,
@@ -25,7 +26,6 @@ from tests.builders import (
     text_start,
     tool_block,
     tool_start,
-    block_stop,
     weather_call,
 )
 from tests.catalogue import CATALOGUE
@@ -96,9 +96,7 @@ def test_bundled_seeds_pass(seed: Path) -> None:
 # -- every finding code, every profile where it applies ------------------------
 
 
-@pytest.mark.parametrize(
-    "entry", CATALOGUE, ids=[f"{e.code}-{e.profile}" for e in CATALOGUE]
-)
+@pytest.mark.parametrize("entry", CATALOGUE, ids=[f"{e.code}-{e.profile}" for e in CATALOGUE])
 def test_catalogue_entry_yields_exactly_its_code(entry: Any) -> None:
     report = validate(copy.deepcopy(entry.fixture))
     assert report.status == "blocked", report.to_json()
@@ -200,7 +198,12 @@ def test_mistral_whole_calls_without_index_take_the_next_slots() -> None:
 
 def test_openai_requires_an_index() -> None:
     fixture = openai(
-        [chunk(call(id="a1", name="weather", args='{"city":"A"}', omit_index=True), finish="tool_calls")]
+        [
+            chunk(
+                call(id="a1", name="weather", args='{"city":"A"}', omit_index=True),
+                finish="tool_calls",
+            )
+        ]
     )
     assert validate(fixture).codes == ["invalid_slot_index"]
 
@@ -218,7 +221,12 @@ def test_anthropic_server_tools_are_reported_never_executable() -> None:
     server = {
         "type": "content_block_start",
         "index": 0,
-        "content_block": {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}},
+        "content_block": {
+            "type": "server_tool_use",
+            "id": "srvtoolu_1",
+            "name": "web_search",
+            "input": {},
+        },
     }
     events = [
         message_start(),
@@ -315,7 +323,9 @@ ARGUMENT_TEXTS = [
 
 @pytest.mark.parametrize("text", ARGUMENT_TEXTS, ids=["ascii", "escapes", "backslash"])
 def test_splitting_at_every_character_boundary_keeps_verdict(text: str) -> None:
-    whole = validate(openai([chunk(call(0, "call_1", "weather", text)), chunk(finish="tool_calls")]))
+    whole = validate(
+        openai([chunk(call(0, "call_1", "weather", text)), chunk(finish="tool_calls")])
+    )
     assert whole.status == "pass", whole.to_json()
     for cut in range(len(text) + 1):
         parts = (text[:cut], text[cut:])
@@ -350,3 +360,29 @@ def test_split_inside_a_broken_text_keeps_the_block() -> None:
             )
         )
         assert report.codes == ["malformed_json"]
+
+
+@pytest.mark.parametrize(
+    "bad", [True, 1.0, "1", -1, 2**63], ids=["bool", "float", "str", "neg", "huge"]
+)
+def test_continuation_with_a_non_integer_index_is_not_routed(bad: Any) -> None:
+    # True == 1 and hash(True) == hash(1): a lookup by value would route this
+    # fragment to slot 1.
+    fixture = openai(
+        [
+            chunk(call(0, "call_1", "weather", '{"city":"A"}')),
+            chunk(call(1, "call_2", "weather", '{"city":')),
+            {
+                "choices": [
+                    {
+                        "index": 0,
+                        "delta": {
+                            "tool_calls": [{"index": bad, "function": {"arguments": '"B"}'}}]
+                        },
+                    }
+                ]
+            },
+            chunk(finish="tool_calls"),
+        ]
+    )
+    assert validate(fixture).codes == ["invalid_slot_index"]

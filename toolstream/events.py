@@ -15,7 +15,7 @@ scopes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 SlotKey = tuple[int, int]
 
@@ -29,7 +29,7 @@ BLOCK = "block"
 in the index-gap and terminal rules but never in the call rules."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Open:
     """A slot is announced (Anthropic ``content_block_start``, or the first
     OpenAI delta seen for a key).  ``initial_input`` is the
@@ -43,7 +43,7 @@ class Open:
     initial_input: Any = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Fragment:
     """A piece of a call: arguments text and/or identity fields.  ``None``
     means "field absent"; the empty string is kept as an empty fragment."""
@@ -55,7 +55,7 @@ class Fragment:
     text: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Restate:
     """The provider repeats a slot's complete arguments before its terminal
     (OpenAI Responses ``function_call_arguments.done``).  They must equal the
@@ -66,7 +66,7 @@ class Restate:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class End:
     """The provider's per-slot terminal (Anthropic ``content_block_stop``)."""
 
@@ -74,7 +74,7 @@ class End:
     key: SlotKey
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Finish:
     """The provider's reason for ending a scope (OpenAI ``finish_reason``,
     Anthropic ``message_delta.stop_reason``).
@@ -94,7 +94,7 @@ class Finish:
     ends_slots: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Begin:
     """The turn announces that it will end with an explicit stop (Anthropic
     ``message_start``): the turn then needs a ``Finish`` and a ``Stop``."""
@@ -103,7 +103,7 @@ class Begin:
     scope: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Stop:
     """The end of the turn (Anthropic ``message_stop``)."""
 
@@ -111,4 +111,4 @@ class Stop:
     scope: int
 
 
-Event = Union[Open, Fragment, Restate, End, Finish, Begin, Stop]
+Event = Open | Fragment | Restate | End | Finish | Begin | Stop

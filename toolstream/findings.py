@@ -193,6 +193,7 @@ def _attach_member_docs() -> None:
     # Hypothesis' HealthCheck); Python drops it at runtime, so read it back
     # from the source to make ``Code.X.__doc__`` and the docs agree.
     import ast
+    import itertools
     import pathlib
 
     try:
@@ -202,7 +203,7 @@ def _attach_member_docs() -> None:
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == "Code":
             body = node.body
-            for first, second in zip(body, body[1:]):
+            for first, second in itertools.pairwise(body):
                 if (
                     isinstance(first, ast.Assign)
                     and isinstance(first.targets[0], ast.Name)

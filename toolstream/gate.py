@@ -308,9 +308,7 @@ class Gate:
             if scope.begun_at is not None and self._applicable():
                 if finish is None:
                     self._record(
-                        ProtocolError(
-                            Code.MISSING_TERMINAL, "message ended without a stop reason"
-                        )
+                        ProtocolError(Code.MISSING_TERMINAL, "message ended without a stop reason")
                     )
                 elif scope.stop_pos is None:
                     self._record(
@@ -324,8 +322,7 @@ class Gate:
         if any(s.kind == CLIENT for s in turn.slots.values()):
             return True
         if any(
-            scope.finish is not None and scope.finish.claims_tools
-            for scope in turn.scopes.values()
+            scope.finish is not None and scope.finish.claims_tools for scope in turn.scopes.values()
         ):
             return True
         return any(f.code in _ACTIVITY_CODES for f in self._findings)

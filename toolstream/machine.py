@@ -34,6 +34,7 @@ every slot in it; an Anthropic-style ``Begin`` obliges the scope to see a
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -182,6 +183,15 @@ class Turn:
         self.limits = limits
         self.slots: dict[SlotKey, Slot] = {}
         self.scopes: dict[int, Scope] = {}
+        self._handlers: dict[type, Callable[[Any], None]] = {
+            Fragment: self._fragment,
+            Open: self._open,
+            End: self._end,
+            Restate: self._restate,
+            Finish: self._finish,
+            Begin: self._begin,
+            Stop: self._stop,
+        }
 
     def scope(self, number: int) -> Scope:
         found = self.scopes.get(number)
@@ -190,23 +200,7 @@ class Turn:
         return found
 
     def apply(self, event: Event) -> None:
-        kind = type(event)
-        if kind is Fragment:
-            self._fragment(event)  # type: ignore[arg-type]
-        elif kind is Open:
-            self._open(event)  # type: ignore[arg-type]
-        elif kind is End:
-            self._end(event)  # type: ignore[arg-type]
-        elif kind is Restate:
-            self._restate(event)  # type: ignore[arg-type]
-        elif kind is Finish:
-            self._finish(event)  # type: ignore[arg-type]
-        elif kind is Begin:
-            self._begin(event)  # type: ignore[arg-type]
-        elif kind is Stop:
-            self._stop(event)  # type: ignore[arg-type]
-        else:  # pragma: no cover - the event set is closed
-            raise AssertionError(f"unknown event {event!r}")
+        self._handlers[type(event)](event)
 
     def block(self, key: SlotKey, finding: Any) -> None:
         slot = self.slots.get(key)
@@ -339,9 +333,7 @@ class Turn:
     def _stop(self, event: Stop) -> None:
         scope = self.scope(event.scope)
         if scope.stop_pos is not None:
-            raise ProtocolError(
-                Code.DUPLICATE_TERMINAL, "second message stop", event=event.pos
-            )
+            raise ProtocolError(Code.DUPLICATE_TERMINAL, "second message stop", event=event.pos)
         scope.stop_pos = event.pos
 
     # -- end of stream -----------------------------------------------------

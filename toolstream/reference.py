@@ -34,7 +34,9 @@ def parse_limits(pairs: Sequence[str]) -> Limits:
         name, sep, value = pair.partition("=")
         name = name.strip().replace("-", "_")
         if not sep or name not in Limits.names():
-            raise ValueError(f"bad limit {pair!r}; use NAME=N with NAME one of {', '.join(Limits.names())}")
+            raise ValueError(
+                f"bad limit {pair!r}; use NAME=N with NAME one of {', '.join(Limits.names())}"
+            )
         try:
             changes[name] = int(value)
         except ValueError:
@@ -83,7 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         data = read_input(args.fixture)
     except OSError as error:
-        print(f"toolstream.reference: cannot read {args.fixture}: {error.strerror or error}", file=sys.stderr)
+        print(
+            f"toolstream.reference: cannot read {args.fixture}: {error.strerror or error}",
+            file=sys.stderr,
+        )
         return EX_USAGE
     report = validate_bytes(data, limits=limits)
     sys.stdout.write(report.to_json() if args.report == "json" else render_text(report))

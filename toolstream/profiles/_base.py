@@ -38,7 +38,8 @@ def slot_index(value: Any, what: str, pos: int, limits: Limits) -> int:
     if type(value) is int and 0 <= value <= limits.max_slot_index:
         return value
     if type(value) is int and value > limits.max_slot_index:
-        problem = f"{what} {value if value < 10**30 else '(huge)'} is beyond the limit {limits.max_slot_index}"
+        shown = value if value < 10**30 else "(huge)"
+        problem = f"{what} {shown} is beyond the limit {limits.max_slot_index}"
     else:
         problem = f"{what} is {describe(value)}, not a non-negative integer"
     raise ProtocolError(Code.INVALID_SLOT_INDEX, problem, event=pos, fatal=True)
@@ -69,6 +70,3 @@ def describe(value: Any) -> str:
     if isinstance(value, dict):
         return "an object"
     return type(value).__name__
-
-
-

@@ -40,6 +40,20 @@ class AnthropicMessages(Profile):
         self._kinds: dict[int, str] = {}
 
     def feed(self, raw: Any, pos: int) -> Iterator[Event]:
+        # Fast path: an input_json_delta for a tool block already started.
+        if type(raw) is dict and raw.get("type") == "content_block_delta":
+            index = raw.get("index")
+            delta = raw.get("delta")
+            if (
+                type(index) is int
+                and type(delta) is dict
+                and delta.get("type") == "input_json_delta"
+                and self._kinds.get(index, BLOCK) != BLOCK
+            ):
+                text = delta.get("partial_json")
+                if type(text) is str:
+                    yield Fragment(pos=pos, key=(0, index), id=None, name=None, text=text)
+                    return
         if type(raw) is not dict or type(raw.get("type")) is not str:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, "event is not an object with a string 'type'", event=pos

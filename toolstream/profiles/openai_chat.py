@@ -41,6 +41,37 @@ class OpenAIChat(Profile):
         return False
 
     def feed(self, raw: Any, pos: int) -> Iterator[Event]:
+        # Fast path for the chunk that makes up nearly every stream: one
+        # choice, one continuation fragment of a slot already seen, nothing
+        # else.  Anything unusual falls through to the general path below.
+        if type(raw) is dict:
+            choices = raw.get("choices")
+            if type(choices) is list and len(choices) == 1 and "error" not in raw:
+                choice = choices[0]
+                if type(choice) is dict and choice.get("finish_reason") is None:
+                    delta = choice.get("delta")
+                    if type(delta) is dict and delta.get("function_call") is None:
+                        calls = delta.get("tool_calls")
+                        if type(calls) is list and len(calls) == 1:
+                            call = calls[0]
+                            if type(call) is dict and len(call) == 2:
+                                key = (choice.get("index", 0), call.get("index"))
+                                function = call.get("function")
+                                # type checks: True == 1 would find slot 1 in the set
+                                if (
+                                    type(key[0]) is int
+                                    and type(key[1]) is int
+                                    and key in self._seen
+                                    and type(function) is dict
+                                    and len(function) == 1
+                                ):
+                                    text = function.get("arguments")
+                                    if type(text) is str:
+                                        yield Fragment(pos, key, None, None, text)
+                                        return
+        yield from self._general(raw, pos)
+
+    def _general(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"chunk is {describe(raw)}, not an object", event=pos

@@ -1,0 +1,28 @@
+"""Adapters: run real libraries' stream reassembly over fixtures, offline.
+
+Importing this package imports no third-party library; each adapter imports
+its library lazily in ``available()``/``run()``.
+"""
+
+from .base import (
+    NO_INPUT,
+    Adapter,
+    AdapterCall,
+    AdapterResult,
+    AdapterUnavailable,
+    UnsupportedProfile,
+)
+from .registry import ADAPTERS, adapter_names, get_adapter, resolve_adapter
+
+__all__ = [
+    "ADAPTERS",
+    "NO_INPUT",
+    "Adapter",
+    "AdapterCall",
+    "AdapterResult",
+    "AdapterUnavailable",
+    "UnsupportedProfile",
+    "adapter_names",
+    "get_adapter",
+    "resolve_adapter",
+]

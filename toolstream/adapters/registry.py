@@ -1,0 +1,53 @@
+"""Adapter registry: stable names -> adapter classes.
+
+The names are part of the CLI contract (``toolstream diff --adapter NAME``):
+add new ones, never rename.  Besides registry names, :func:`resolve_adapter`
+takes ``cmd:PROGRAM ARGS...`` (a :class:`~toolstream.adapters.user.CommandAdapter`)
+and ``package.module:function`` (a user callable).
+"""
+
+from __future__ import annotations
+
+from .anthropic_python import AnthropicPythonAdapter
+from .base import Adapter
+from .langchain_core import LangChainCoreAdapter
+from .litellm_adapter import LiteLLMAdapter
+from .openai_python import OpenAIPythonAdapter
+
+__all__ = ["ADAPTERS", "adapter_names", "get_adapter", "resolve_adapter"]
+
+ADAPTERS: dict[str, type[Adapter]] = {
+    OpenAIPythonAdapter.name: OpenAIPythonAdapter,
+    AnthropicPythonAdapter.name: AnthropicPythonAdapter,
+    LangChainCoreAdapter.name: LangChainCoreAdapter,
+    LiteLLMAdapter.name: LiteLLMAdapter,
+}
+
+
+def adapter_names() -> tuple[str, ...]:
+    return tuple(ADAPTERS)
+
+
+def get_adapter(name: str) -> Adapter:
+    """A default-configured instance of the registered adapter ``name``."""
+    try:
+        cls = ADAPTERS[name]
+    except KeyError:
+        raise KeyError(f"unknown adapter {name!r}; known: {', '.join(ADAPTERS)}") from None
+    return cls()
+
+
+def resolve_adapter(spec: str, *, timeout: float = 30.0) -> Adapter:
+    """A registry name, ``cmd:COMMAND LINE`` or ``package.module:function``."""
+    if spec in ADAPTERS:
+        return get_adapter(spec)
+    from .user import CommandAdapter, load_callable_adapter
+
+    if spec.startswith("cmd:"):
+        return CommandAdapter(spec[len("cmd:") :].strip(), timeout=timeout)
+    if ":" in spec:
+        return load_callable_adapter(spec)
+    raise KeyError(
+        f"unknown adapter {spec!r}; use one of {', '.join(ADAPTERS)}, "
+        "'cmd:PROGRAM ARGS...' or 'package.module:function'"
+    )
