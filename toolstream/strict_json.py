@@ -10,22 +10,31 @@ deviation as a :class:`~toolstream.findings.ProtocolError` with a stable code.
 How it stays fast
 -----------------
 The C scanner of the standard :mod:`json` module does the parsing; the strict
-rules ride on its hooks or on cheap checks around it:
+rules ride on its hooks or on cheap checks around it.
 
-* ``object_pairs_hook`` builds each dict and compares its size with the
-  number of pairs (duplicate keys); ``parse_constant`` rejects the non-finite
-  constants; ``parse_float`` rejects overflow.  Integers keep the C fast path
-  unless the text is long enough to hold an over-long literal.
-* Nesting depth is checked after the parse: nothing at all for short texts,
-  otherwise a bracket count, a bounded walk of the result, or a scan of the
-  structural brackets done with bytes operations (no per-character Python).
-  Inputs too deep for the C scanner end in ``RecursionError``, which is
-  reported as LIMIT_EXCEEDED like any other nesting violation.
-* Lone surrogates are searched for only when the text contains a backslash
-  (escapes) or non-ASCII characters (raw code points).
-* Offsets, JSON pointers and keys for the error message are recovered, only
-  once an error is known, by a pure-Python tokenizer that stops at the
-  problem.
+* The exact route: ``object_pairs_hook`` builds each dict and compares its
+  size with the number of pairs (duplicate keys), ``parse_constant`` rejects
+  the non-finite constants and ``parse_float`` overflow, as the parser goes.
+  Integers stay on the C fast path unless a sublinear screen finds a digit
+  run long enough to belong to an over-long literal.
+* The counting route, for long texts dense in objects, where ``dict(pairs)``
+  would dominate: the C scanner builds the dicts itself and a hook only sums
+  their sizes.  Each member owns exactly one colon outside strings, so the
+  sum matches the number of structural colons iff no key repeats.  That
+  number is ``text.count(":")`` unless strings hold colons; then it comes
+  from a scan of the structure made of bytes operations (no per-character
+  Python).  Anything not plainly valid is handed to the exact route, which
+  reports it, so both routes give the same answers.
+* Nesting depth is checked after the parse: not at all for short texts,
+  else by a bracket count, a bounded walk of the result or the structure
+  scan.  Inputs too deep for the C scanner end in ``RecursionError``, which
+  is reported as LIMIT_EXCEEDED like any other nesting violation.
+* Lone surrogates are looked for only when the text contains a backslash or
+  non-ASCII characters: in the decoded strings when they are few, else with
+  a regular expression over the text.
+* Offsets, JSON pointers and keys for messages are recovered once an error
+  is known, by walking the text member by member, skipping members that the
+  C scanner finds clean.
 
 Every step is linear in the length of the text.
 """
@@ -86,11 +95,10 @@ def find_lone_surrogate(s: str) -> int:
 
 
 class _Rejected(Exception):
-    """Internal: a hook refused a value; the tokenizer will find where."""
+    """Internal: a hook refused a value; _locate will find where."""
 
-    def __init__(self, code: Code, what: str) -> None:
+    def __init__(self, what: str) -> None:
         super().__init__(what)
-        self.code = code
         self.what = what
 
 
@@ -103,18 +111,18 @@ _OUT_OF_RANGE: Final = "out of range"
 def _object_from_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
-        raise _Rejected(Code.DUPLICATE_KEY, _DUPLICATE)
+        raise _Rejected(_DUPLICATE)
     return obj
 
 
 def _reject_constant(name: str) -> Any:
-    raise _Rejected(Code.NON_FINITE_NUMBER, _CONSTANT)
+    raise _Rejected(_CONSTANT)
 
 
 def _finite_float(literal: str) -> float:
     value = float(literal)
     if value - value != 0.0:  # only inf - inf is not 0.0 (it is nan)
-        raise _Rejected(Code.LIMIT_EXCEEDED, _OUT_OF_RANGE)
+        raise _Rejected(_OUT_OF_RANGE)
     return value
 
 
@@ -150,12 +158,12 @@ def _bounded_scanner(limit: int) -> _Scanner:
 
     def parse_float(literal: str) -> float:
         if len(literal) > limit:
-            raise _Rejected(Code.LIMIT_EXCEEDED, _TOO_LONG)
+            raise _Rejected(_TOO_LONG)
         return _finite_float(literal)
 
     def parse_int(literal: str) -> int:
         if len(literal) > limit:
-            raise _Rejected(Code.LIMIT_EXCEEDED, _TOO_LONG)
+            raise _Rejected(_TOO_LONG)
         return int(literal)  # ValueError past sys.get_int_max_str_digits()
 
     scanner = _new_scanner(
@@ -238,7 +246,7 @@ def _looks_dense(text: str) -> bool:
     Estimated on a prefix from the unescaped quotes (every key has two);
     code or prose inside one big string has few of them.
     """
-    window = min(len(text), 2048)
+    window = min(len(text), 1024)
     quotes = text.count('"', 0, window) - text.count("\\", 0, window)
     return quotes * 32 >= window
 
@@ -301,17 +309,32 @@ _TO_PARENS: Final = bytes.maketrans(b"[{]}", b"(())")
 _TO_STEPS: Final = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
 
 
-def _structure(text: str, stop: int) -> bytes:
-    """The colons and brackets of ``text[:stop]`` outside strings, in order.
+def _utf8(text: str) -> tuple[bytes, bool]:
+    """``text`` as UTF-8 (surrogates passed through), and whether it holds
+    surrogate code points."""
+    if text.isascii():
+        return text.encode("ascii"), False
+    try:
+        return text.encode("utf-8"), False
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass"), True
 
-    Exact whenever ``text[:stop]`` is valid JSON or a valid prefix of it
-    (then backslashes only occur inside strings, as escapes).  Built from
-    C-speed bytes operations: UTF-8 never produces ASCII bytes inside
-    multi-byte sequences; escaped backslashes and quotes are dropped so that
-    the remaining quotes alternate open/close; everything but quotes, colons
-    and brackets is deleted; the quoted segments are cut out.
+
+def _structure(text: str, stop: int) -> bytes:
+    """The colons and brackets of ``text[:stop]`` outside strings, in order."""
+    return _structure_of(_utf8(text if stop == len(text) else text[:stop])[0])
+
+
+def _structure_of(raw: bytes) -> bytes:
+    """The colons and brackets outside strings of the UTF-8 text ``raw``.
+
+    Exact whenever ``raw`` is valid JSON or a valid prefix of it (then
+    backslashes only occur inside strings, as escapes).  Built from C-speed
+    bytes operations: UTF-8 never produces ASCII bytes inside multi-byte
+    sequences; escaped backslashes and quotes are dropped so that the
+    remaining quotes alternate open/close; everything but quotes, colons and
+    brackets is deleted; the quoted segments are cut out.
     """
-    raw = (text if stop == len(text) else text[:stop]).encode("utf-8", "surrogatepass")
     if b"\\" in raw:
         kept = raw.translate(_FIRST_PASS, _DROP_FIRST)
         if b'\\"' in kept:
@@ -345,15 +368,17 @@ def _brackets_exceed(brackets: bytes, max_depth: int) -> bool:
     if len(brackets) <= max_depth:
         return False
     # Each round of deleting adjacent "()" pairs lowers the nesting of a
-    # balanced sequence by exactly one; typical (wide, shallow) structures
-    # vanish in a few rounds.  When a round stops paying off, the exact
-    # prefix maximum is computed instead (an unbalanced sequence included).
+    # balanced sequence by exactly one; typical (shallow) structures vanish
+    # in a few rounds.  Past a work budget, or for an unbalanced sequence,
+    # the exact prefix maximum is computed instead.
     parens = brackets.translate(_TO_PARENS)
     rounds = 0
-    while parens and rounds <= max_depth:
+    budget = 8 * len(parens)
+    while parens and rounds <= max_depth and budget > 0:
         shorter = parens.replace(b"()", b"")
-        if 4 * len(shorter) > 3 * len(parens):
+        if len(shorter) == len(parens):
             break
+        budget -= len(parens)
         parens = shorter
         rounds += 1
     if not parens:
@@ -377,13 +402,13 @@ def _inspect(value: Any, text: str, end: int, max_depth: int, unicode: bool) -> 
     are cheaper.
     """
     deep = end > 2 * max_depth  # each level costs an opening and a closing bracket
-    strings = unicode and ("\\" in text or not text.isascii())
-    if not deep and not strings:
+    if not deep and not unicode:
         return False, False
     if end >= 4096:  # below that, the scans cost about as little as the walk
-        walked = _walk(value, max_depth if deep else end, strings, 8 + end // 512)
+        walked = _walk(value, max_depth if deep else end, unicode, 8 + end // 512)
         if walked is not None:
             return walked
+    strings = unicode and ("\\" in text or not text.isascii())
     too_deep = deep and _text_too_deep(text, end, max_depth)
     return too_deep, strings and not too_deep and _lone_surrogate(text, end) is not None
 
@@ -425,22 +450,28 @@ def _lone_surrogate_escape(text: str, end: int) -> int:
 
 
 # --------------------------------------------------------------------------
-# Locating errors (only runs once an error is known; stops at the problem)
+# Locating errors.  Runs only once an error is known.  It walks the text the
+# way the parser reads it, one member at a time; a member that is itself an
+# array or object is first run through the C scanner with every check on
+# (and measured for depth), and skipped at C speed if that finds nothing,
+# so Python only looks at the members on the path to the problem.
 
-_TOKEN: Final = re.compile(
+_SCALAR: Final = re.compile(
     r"""
-    (?P<ws>[ \t\n\r]+)
-    |(?P<str>"[^"\\]*(?:\\.[^"\\]*)*")
-    |(?P<open>[\[{])
-    |(?P<close>[\]}])
-    |(?P<colon>:)
-    |(?P<comma>,)
+    (?P<str>"[^"\\]*(?:\\.[^"\\]*)*")
     |(?P<const>NaN|-?Infinity)
     |(?P<num>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)
     |(?P<lit>true|false|null)
     """,
     re.VERBOSE | re.DOTALL,
 )
+_SKIP_WS: Final = re.compile(r"[ \t\n\r]*")
+_NO_LIMIT: Final = 1 << 62
+
+try:
+    from _json import scanstring as _scanstring
+except ImportError:  # pragma: no cover - CPython always has the C accelerator
+    _scanstring = json.decoder.py_scanstring  # type: ignore[attr-defined]
 
 
 def _pointer(segments: list[str]) -> str:
@@ -469,78 +500,101 @@ class _Found:
         self.detail = detail
 
 
+def _skip_ws(text: str, pos: int) -> int:
+    m = _SKIP_WS.match(text, pos)
+    return pos if m is None else m.end()
+
+
 def _locate(
     text: str,
     stop: int,
     *,
-    max_depth: int | None = None,
     duplicates: bool = False,
     constants: bool = False,
     number_limit: int | None = None,
 ) -> _Found | None:
-    """Tokenize ``text[:stop]`` in reading order and return the first of the
-    requested problems, or None (also if the text stops being valid JSON)."""
-    # One entry per open container: the set of keys seen so far (objects) or
-    # None (arrays); parallel lists hold the member counter and the pending
-    # key, and ``segments`` the JSON pointer of the innermost container.
-    keysets: list[set[str] | None] = []
-    counters: list[int] = []
-    segments: list[str] = []
-    pending_key = ""
-    expect_key = False
-    match = _TOKEN.match
-    pos = 0
-    while pos < stop:
-        m = match(text, pos, stop)
+    """The first of the requested problems in ``text[:stop]``, in reading
+    order, or None (also if the text stops being valid JSON first)."""
+    if stop < len(text):
+        text = text[:stop]
+    n = len(text)
+    limit = _NO_LIMIT if number_limit is None else number_limit
+    checker = _bounded_scanner(limit)
+
+    def clean_container(at: int) -> int:
+        """End of the container opened at ``at`` if none of the problems
+        can be inside it, else -1."""
+        try:
+            end: int = checker(text, at)[1]
+        except (_Rejected, ValueError, StopIteration, RecursionError):
+            return -1
+        return end
+
+    def scalar(at: int) -> tuple[_Found | None, int]:
+        """(the problem found at ``at``, end of the scalar); end is -1 for
+        something that is not a scalar."""
+        m = _SCALAR.match(text, at)
         if m is None:
-            return None
+            return None, -1
         kind = m.lastgroup
-        start = pos
-        pos = m.end()
-        if kind == "ws" or kind == "colon":
-            continue
-        if kind == "comma":
-            if keysets and keysets[-1] is not None:
-                expect_key = True
-            elif counters:
-                counters[-1] += 1
-            continue
-        if kind == "close":
-            if not keysets:
-                return None
-            if len(keysets) > 1:
-                segments.pop()
-            keysets.pop()
-            counters.pop()
-            expect_key = False
-            continue
-        keys = keysets[-1] if keysets else None
-        if kind == "str" and expect_key and keys is not None:
-            key = json.loads(m.group())
-            if duplicates and key in keys:
-                return _Found(start, _pointer(segments), key)
-            keys.add(key)
-            pending_key = key
-            expect_key = False
-            continue
-        # A value begins here; name it for the pointer if it is a container.
-        if kind == "open":
-            if keysets:
-                segments.append(pending_key if keys is not None else str(counters[-1]))
-            if max_depth is not None and len(keysets) >= max_depth:
-                return _Found(start)
-            is_object = text[start] == "{"
-            keysets.append(set() if is_object else None)
-            counters.append(0)
-            expect_key = is_object
-        elif kind == "const":
-            if constants:
-                return _Found(start, None, m.group())
-        elif kind == "num" and number_limit is not None:
-            problem = _number_problem(m.group(), number_limit)
+        if kind == "const" and constants:
+            return _Found(at, None, m.group()), m.end()
+        if kind == "num" and number_limit is not None:
+            problem = _number_problem(m.group(), limit)
             if problem is not None:
-                return _Found(start, None, problem)
-    return None
+                return _Found(at, None, problem), m.end()
+        return None, m.end()
+
+    segments: list[str] = []
+    at = _skip_ws(text, 0)
+    if at >= n:
+        return None
+    if text[at] not in "[{":
+        return scalar(at)[0]
+    # Each turn of this loop walks one container on the path to the problem.
+    while True:
+        is_object = text[at] == "{"
+        keys: set[str] = set()
+        index = 0
+        pos = _skip_ws(text, at + 1)
+        while True:
+            if pos >= n:
+                return None
+            if is_object:
+                if text[pos] != '"':
+                    return None  # also the end of an empty object
+                try:
+                    key, after = _scanstring(text, pos + 1)
+                except ValueError:
+                    return None
+                if duplicates and key in keys:
+                    return _Found(pos, _pointer(segments), key)
+                keys.add(key)
+                colon = _skip_ws(text, after)
+                if colon >= n or text[colon] != ":":
+                    return None
+                pos = _skip_ws(text, colon + 1)
+                segment = key
+            else:
+                segment = str(index)
+            if pos >= n:
+                return None
+            if text[pos] in "[{":
+                end = clean_container(pos)
+                if end < 0:  # the problem is in there: walk it next
+                    segments.append(segment)
+                    at = pos
+                    break
+            else:
+                found, end = scalar(pos)
+                if found is not None or end < 0:
+                    return found
+            pos = _skip_ws(text, end)
+            if pos < n and text[pos] == ",":
+                pos = _skip_ws(text, pos + 1)
+                index += 1
+                continue
+            return None  # the container ended (or broke off) without the problem
 
 
 # --------------------------------------------------------------------------
@@ -557,14 +611,34 @@ def _excerpt(s: str) -> str:
     return repr(s)
 
 
+def _first_too_deep(text: str, stop: int, max_depth: int) -> int:
+    """Offset of the first bracket in ``text[:stop]`` (a valid JSON prefix)
+    that opens level ``max_depth + 1``, or -1 if there is none."""
+
+    def exceeds(length: int) -> bool:
+        return _max_nesting(_brackets(text, length)) > max_depth
+
+    if not exceeds(stop):
+        return -1
+    # Exponential then binary search for the shortest prefix that is too
+    # deep: cheap when the violation comes early, O(n log n) at worst.
+    low, high = max_depth, min(stop, 2 * max_depth + 2)
+    while not exceeds(high):
+        low, high = high, min(stop, 2 * high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if exceeds(middle):
+            high = middle
+        else:
+            low = middle
+    return high - 1
+
+
 def _too_deep(text: str, stop: int, max_depth: int) -> NoReturn:
-    found = _locate(text, stop, max_depth=max_depth)
-    if found is None:
+    offset = _first_too_deep(text, stop, max_depth)
+    if offset < 0:  # deeper than the C scanner can go, but allowed
         _fail(Code.LIMIT_EXCEEDED, "nesting too deep for the parser")
-    _fail(
-        Code.LIMIT_EXCEEDED,
-        f"nesting deeper than {max_depth} levels at offset {found.offset}",
-    )
+    _fail(Code.LIMIT_EXCEEDED, f"nesting deeper than {max_depth} levels at offset {offset}")
 
 
 def _malformed(text: str, pos: int, reason: str, max_depth: int) -> NoReturn:
@@ -635,13 +709,15 @@ def loads_strict(
     containers such as fixture files whose strings are checked later); the
     returned strings may then hold surrogate code points.
     """
+    scanner = _EXACT_SCANNER
     n = len(text)
-    long_numbers = n > max_number_chars and _may_hold_long_number(text, max_number_chars)
-    if not long_numbers and n >= 2048 and _looks_dense(text):
-        value = _loads_counting(text, max_depth, allow_lone_surrogates)
-        if value is not _RETRY:
-            return value
-    scanner = _bounded_scanner(max_number_chars) if long_numbers else _EXACT_SCANNER
+    if n > max_number_chars:
+        if _may_hold_long_number(text, max_number_chars):
+            scanner = _bounded_scanner(max_number_chars)
+        elif n >= 2048 and _looks_dense(text):
+            value = _loads_counting(text, max_depth, allow_lone_surrogates)
+            if value is not _RETRY:
+                return value
     return _loads_exact(text, scanner, max_depth, max_number_chars, allow_lone_surrogates)
 
 
@@ -672,8 +748,9 @@ def _loads_counting(text: str, max_depth: int, allow_lone_surrogates: bool) -> A
     a hook sums their sizes.  Every member has exactly one colon outside
     strings, so the text is free of duplicate keys iff that sum equals the
     number of structural colons: ``text.count(":")`` when no string holds a
-    colon, else a bytes-level scan.  Anything unusual is left to the exact
-    route, which then reports it with the usual precedence.
+    colon, else the bytes-level structure scan (which also gives the depth).
+    Anything unusual is left to the exact route, which then reports it with
+    the usual precedence.
     """
     counter = _COUNTER
     counter.take()
@@ -687,17 +764,26 @@ def _loads_counting(text: str, max_depth: int, allow_lone_surrogates: bool) -> A
     n = len(text)
     if end != n and _NON_WS.search(text, end) is not None:
         return _RETRY
-    skeleton = None
-    if members and text.count(":") != members:
-        skeleton = _structure(text, n)
-        if skeleton.count(b":") != members:
+    deep = end > 2 * max_depth  # each level costs an opening and a closing bracket
+    big = n > 16384  # the counts below would cost about as much as the scan
+    if members and (big or text.count(":") != members):
+        scan = True  # strings hold colons (or a key repeats): count the real ones
+    else:
+        members = 0  # no key repeats
+        scan = deep and (big or text.count("[") + text.count("{") > max_depth)
+    raw_surrogates: bool | None = None
+    if scan:
+        raw, raw_surrogates = _utf8(text)
+        skeleton = _structure_of(raw)
+        if members and skeleton.count(b":") != members:
             return _RETRY
-    if skeleton is not None and end > 2 * max_depth:
-        if _brackets_exceed(skeleton.translate(None, b":"), max_depth):
+        if deep and _brackets_exceed(skeleton.translate(None, b":"), max_depth):
             return _RETRY
-        max_depth = end  # checked
-    if any(_inspect(value, text, end, max_depth, not allow_lone_surrogates)):
-        return _RETRY
+    if not allow_lone_surrogates:
+        if raw_surrogates is None:
+            raw_surrogates = find_lone_surrogate(text) >= 0
+        if raw_surrogates or ("\\" in text and _lone_surrogate_escape(text, end) >= 0):
+            return _RETRY
     return value
 
 
@@ -715,7 +801,7 @@ def _loads_exact(
         value, end = scanner(text, start)
     except StopIteration as exc:
         pos = exc.value
-        reason = "empty input" if pos >= n else "expecting a value"
+        reason = "expecting a value" if pos < n else "empty input" if n == 0 else "only whitespace"
         _malformed(text, pos, reason, max_depth)
     except json.JSONDecodeError as exc:
         _malformed(text, exc.pos, _decoder_reason(exc.msg), max_depth)
@@ -731,6 +817,12 @@ def _loads_exact(
     except MemoryError:
         _fail(Code.LIMIT_EXCEEDED, "input too large to parse")
 
+    if (
+        end == n
+        and end <= 2 * max_depth
+        and (allow_lone_surrogates or ("\\" not in text and text.isascii()))
+    ):
+        return value  # the common case for small arguments: nothing left to check
     too_deep, has_lone = _inspect(value, text, end, max_depth, not allow_lone_surrogates)
     if too_deep:
         _too_deep(text, end, max_depth)
