@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck demo clean
+.PHONY: test lint typecheck demo clean corpus verify docs adapters-report captures
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,12 +25,40 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The main job end to end: a mutant corpus from a bundled seed, verified.
 demo: $(STAMP)
+	@rm -rf out/demo-corpus
+	$(BIN)/toolstream generate corpus/seeds/openai-parallel.json -o out/demo-corpus --per-operator --count 3 --seed 0
+	$(BIN)/toolstream verify out/demo-corpus
 	@for f in corpus/seeds/*.json; do \
-		echo "== $$f"; \
-		$(BIN)/toolstream validate $$f --report text; \
-		echo "exit status: $$?"; \
+		echo "== toolstream validate $$f"; \
+		$(BIN)/toolstream validate $$f; \
 	done
+
+# The shipped corpus (count/seed = SHIPPED_COUNT/SHIPPED_SEED in toolstream/corpus/generate.py).
+corpus: $(STAMP)
+	$(BIN)/toolstream generate corpus/seeds/*.json -o corpus/cases --per-operator --count 25 --seed 0 --clean
+
+verify: $(STAMP)
+	$(BIN)/toolstream verify corpus/cases
+
+ADAPTERS_STAMP := $(VENV)/.adapters-installed
+
+$(ADAPTERS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,adapters,litellm]'
+	touch $(ADAPTERS_STAMP)
+
+# docs/adapters.md: the built-in adapters over corpus/cases (about one minute)
+adapters-report: $(ADAPTERS_STAMP)
+	$(BIN)/python scripts/adapters_report.py
+
+# Import every real capture in ../shared/captures and check its verdict.
+captures: $(STAMP)
+	$(BIN)/python -m pytest tests/test_captures.py -q
+
+# Docs derived from code (finding catalogue, state diagram).
+docs: $(STAMP)
+	$(BIN)/python scripts/render_docs.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

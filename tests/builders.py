@@ -155,3 +155,208 @@ def anthropic_turn(*blocks: list[dict[str, Any]], reason: str = "tool_use") -> l
         events.extend(block)
     events.extend([message_delta(reason), message_stop()])
     return events
+
+
+# -- OpenAI Responses events ------------------------------------------------------
+
+
+def resp_created(id: str = "resp_1") -> dict[str, Any]:
+    return {
+        "type": "response.created",
+        "sequence_number": 0,
+        "response": {"id": id, "object": "response", "status": "in_progress", "output": []},
+    }
+
+
+def resp_end(kind: str = "response.completed", status: str = "completed") -> dict[str, Any]:
+    return {"type": kind, "response": {"id": "resp_1", "object": "response", "status": status}}
+
+
+def fc_added(
+    index: Any = 0,
+    item_id: Any = "fc_1",
+    call_id: Any = "call_1",
+    name: Any = "weather",
+    arguments: Any = "",
+) -> dict[str, Any]:
+    item: dict[str, Any] = {"id": item_id, "type": "function_call", "status": "in_progress"}
+    item["arguments"] = arguments
+    if call_id is not None:
+        item["call_id"] = call_id
+    if name is not None:
+        item["name"] = name
+    return {"type": "response.output_item.added", "output_index": index, "item": item}
+
+
+def fc_delta(item_id: Any, text: Any, index: Any = 0) -> dict[str, Any]:
+    return {
+        "type": "response.function_call_arguments.delta",
+        "item_id": item_id,
+        "output_index": index,
+        "delta": text,
+    }
+
+
+def fc_args_done(item_id: Any, arguments: Any, index: Any = 0) -> dict[str, Any]:
+    return {
+        "type": "response.function_call_arguments.done",
+        "item_id": item_id,
+        "output_index": index,
+        "arguments": arguments,
+    }
+
+
+def fc_item_done(
+    index: Any = 0,
+    item_id: Any = "fc_1",
+    call_id: Any = "call_1",
+    name: Any = "weather",
+    arguments: Any = '{"city": "Paris"}',
+) -> dict[str, Any]:
+    item = {
+        "id": item_id,
+        "type": "function_call",
+        "status": "completed",
+        "arguments": arguments,
+        "call_id": call_id,
+        "name": name,
+    }
+    return {"type": "response.output_item.done", "output_index": index, "item": item}
+
+
+def item_added(index: int, item_type: str, item_id: str) -> dict[str, Any]:
+    return {
+        "type": "response.output_item.added",
+        "output_index": index,
+        "item": {"id": item_id, "type": item_type, "status": "in_progress"},
+    }
+
+
+def item_done(index: int, item_type: str, item_id: str) -> dict[str, Any]:
+    return {
+        "type": "response.output_item.done",
+        "output_index": index,
+        "item": {"id": item_id, "type": item_type, "status": "completed"},
+    }
+
+
+def responses_call(
+    index: int = 0,
+    item_id: str = "fc_1",
+    call_id: str = "call_1",
+    name: str = "weather",
+    parts: tuple[str, ...] = ('{"city"', ': "Paris"}'),
+    restated: str | None = None,
+) -> list[dict[str, Any]]:
+    """A complete function_call item: added, deltas, arguments.done, item done.
+    ``restated`` (default: the joined parts) is what the closing events say."""
+    whole = "".join(parts) if restated is None else restated
+    return [
+        fc_added(index, item_id, call_id, name),
+        *(fc_delta(item_id, p, index) for p in parts),
+        fc_args_done(item_id, whole, index),
+        fc_item_done(index, item_id, call_id, name, whole),
+    ]
+
+
+def message_item(index: int, text: str = "Checking.", item_id: str = "msg_1") -> list[dict]:
+    """A complete assistant message item with one text delta."""
+    return [
+        item_added(index, "message", item_id),
+        {
+            "type": "response.output_text.delta",
+            "item_id": item_id,
+            "output_index": index,
+            "content_index": 0,
+            "delta": text,
+        },
+        item_done(index, "message", item_id),
+    ]
+
+
+def responses_turn(*items: list[dict[str, Any]], end: str = "response.completed") -> list[dict]:
+    events = [resp_created()]
+    for item in items:
+        events.extend(item)
+    status = end.rsplit(".", 1)[-1]
+    events.append(resp_end(end, status))
+    return events
+
+
+def responses(
+    events: list[Any],
+    *,
+    schemas: dict[str, Any] | None = None,
+    request: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "profile": "openai-responses",
+        "tool_schemas": SCHEMAS if schemas is None else schemas,
+        "events": events,
+    }
+    if request is not None:
+        out["request"] = request
+    return out
+
+
+# -- Bedrock ConverseStream events ----------------------------------------------------
+
+
+def br_message_start() -> dict[str, Any]:
+    return {"messageStart": {"role": "assistant"}}
+
+
+def br_start(index: Any, id: Any = "tooluse_1", name: Any = "weather", type_: Any = None) -> dict:
+    tool: dict[str, Any] = {"toolUseId": id, "name": name}
+    if type_ is not None:
+        tool["type"] = type_
+    return {"contentBlockStart": {"contentBlockIndex": index, "start": {"toolUse": tool}}}
+
+
+def br_delta(index: Any, text: Any) -> dict[str, Any]:
+    delta = {"toolUse": {"input": text}}
+    return {"contentBlockDelta": {"contentBlockIndex": index, "delta": delta}}
+
+
+def br_text(index: Any, text: str) -> dict[str, Any]:
+    return {"contentBlockDelta": {"contentBlockIndex": index, "delta": {"text": text}}}
+
+
+def br_stop(index: Any) -> dict[str, Any]:
+    return {"contentBlockStop": {"contentBlockIndex": index}}
+
+
+def br_message_stop(reason: Any = "tool_use") -> dict[str, Any]:
+    return {"messageStop": {"stopReason": reason}}
+
+
+def br_metadata() -> dict[str, Any]:
+    return {
+        "metadata": {
+            "usage": {"inputTokens": 10, "outputTokens": 5, "totalTokens": 15},
+            "metrics": {"latencyMs": 100},
+        }
+    }
+
+
+def bedrock_tool(
+    index: int = 0, id: str = "tooluse_1", parts: tuple[str, ...] = ('{"city"', ': "Paris"}')
+) -> list[dict[str, Any]]:
+    """A complete toolUse block: start, input deltas, stop."""
+    return [br_start(index, id), *(br_delta(index, p) for p in parts), br_stop(index)]
+
+
+def bedrock_turn(*blocks: list[dict[str, Any]], reason: str = "tool_use") -> list[dict]:
+    events = [br_message_start()]
+    for block in blocks:
+        events.extend(block)
+    events.extend([br_message_stop(reason), br_metadata()])
+    return events
+
+
+def bedrock(events: list[Any], *, schemas: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {
+        "profile": "bedrock",
+        "tool_schemas": SCHEMAS if schemas is None else schemas,
+        "events": events,
+    }

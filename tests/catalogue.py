@@ -484,3 +484,315 @@ def _build() -> list[Entry]:
 
 
 CATALOGUE: list[Entry] = _build()
+
+
+def _build_responses_and_bedrock() -> list[Entry]:
+    """Entries for the openai-responses and bedrock profiles.
+
+    Not applicable: ``ambiguous_choice`` (no choices in either API),
+    ``conflicting_input`` (Anthropic's start input), ``terminal_without_calls``
+    for openai-responses (its end reasons never claim tool use),
+    ``empty_arguments`` for bedrock (a tool block without input text is the
+    no-argument call ``{}``) and ``arguments_mismatch`` for bedrock (nothing
+    restates the arguments).
+    """
+    from tests.builders import (
+        bedrock,
+        bedrock_tool,
+        bedrock_turn,
+        br_delta,
+        br_message_start,
+        br_message_stop,
+        br_start,
+        br_stop,
+        br_text,
+        fc_added,
+        fc_args_done,
+        fc_delta,
+        fc_item_done,
+        item_added,
+        item_done,
+        resp_created,
+        resp_end,
+        responses,
+        responses_call,
+        responses_turn,
+    )
+
+    R = "openai-responses"
+    B = "bedrock"
+    out: list[Entry] = []
+
+    def resp(code: str, title: str, events: list[Any], **kw: Any) -> None:
+        out.append(Entry(code, R, title, responses(events, **kw)))
+
+    def br(code: str, title: str, events: list[Any], **kw: Any) -> None:
+        out.append(Entry(code, B, title, bedrock(events, **kw)))
+
+    def resp_args(text: str) -> list[Any]:
+        return responses_turn(responses_call(parts=(text,)))
+
+    def br_args(text: str) -> list[Any]:
+        return bedrock_turn(bedrock_tool(parts=(text,)))
+
+    # -- the stream ------------------------------------------------------------
+    out.append(
+        Entry(
+            "invalid_envelope",
+            R,
+            "an openai-responses fixture with a 'chunks' key",
+            {"profile": R, "tool_schemas": {}, "chunks": []},
+        )
+    )
+    out.append(
+        Entry(
+            "invalid_envelope",
+            B,
+            "a bedrock fixture without 'events'",
+            {"profile": B, "tool_schemas": {}},
+        )
+    )
+    call = responses_call()
+    resp(
+        "unsupported_event",
+        "an unknown event type inside a tool turn",
+        responses_turn([*call[:2], {"type": "response.function_call_arguments.flush"}, *call[2:]]),
+    )
+    br(
+        "unsupported_event",
+        "an unknown event type inside a tool turn",
+        bedrock_turn([*bedrock_tool(), {"contentBlockFlush": {"contentBlockIndex": 0}}]),
+    )
+    resp(
+        "provider_error",
+        "an error event mid-stream",
+        responses_turn(
+            [*call[:2], {"type": "error", "code": "server_error", "message": "x"}, *call[2:]]
+        ),
+    )
+    br(
+        "provider_error",
+        "a modelStreamErrorException event mid-stream",
+        bedrock_turn(
+            [
+                *bedrock_tool()[:2],
+                {"modelStreamErrorException": {"message": "x"}},
+                *bedrock_tool()[2:],
+            ]
+        ),
+    )
+    resp(
+        "invalid_slot_index",
+        "output_item.added without output_index",
+        [resp_created(), fc_added(None), resp_end()],
+    )
+    br(
+        "invalid_slot_index",
+        "contentBlockIndex is a string",
+        [br_message_start(), br_start("0"), br_delta("0", "{}"), br_stop("0")],
+    )
+    resp(
+        "missing_slot",
+        "output items 0 and 2, no 1",
+        responses_turn(responses_call(0, "fc_1", "call_1"), responses_call(2, "fc_3", "call_3")),
+    )
+    br(
+        "missing_slot",
+        "content blocks 0 and 2, no 1",
+        bedrock_turn(bedrock_tool(0, "tooluse_1"), bedrock_tool(2, "tooluse_3")),
+    )
+    resp(
+        "unknown_slot",
+        "an arguments delta for an item that was never added",
+        responses_turn(call, [fc_delta("fc_9", "{}")]),
+    )
+    br(
+        "unknown_slot",
+        "a toolUse delta for a block that was never started",
+        bedrock_turn(bedrock_tool(0), [br_delta(1, "{}")]),
+    )
+    resp(
+        "identity_collision",
+        "a delta whose output_index disagrees with its item's",
+        responses_turn(
+            [
+                fc_added(0, "fc_1"),
+                fc_delta("fc_1", '{"city"', 0),
+                fc_delta("fc_1", ': "Paris"}', 1),
+                *call[-2:],
+            ]
+        ),
+    )
+    br(
+        "identity_collision",
+        "block 0 started twice",
+        bedrock_turn(
+            [
+                br_start(0, "tooluse_1"),
+                br_start(0, "tooluse_2"),
+                br_delta(0, '{"city":"Paris"}'),
+                br_stop(0),
+            ]
+        ),
+    )
+    resp(
+        "duplicate_id",
+        "two function_call items with the same call_id",
+        responses_turn(responses_call(0, "fc_1", "call_1"), responses_call(1, "fc_2", "call_1")),
+    )
+    br(
+        "duplicate_id",
+        "two toolUse blocks with the same toolUseId",
+        bedrock_turn(bedrock_tool(0, "tooluse_1"), bedrock_tool(1, "tooluse_1")),
+    )
+    resp(
+        "missing_id",
+        "a function_call item without call_id",
+        responses_turn(
+            [
+                fc_added(0, "fc_1", None),
+                fc_delta("fc_1", '{"city": "Paris"}'),
+                fc_args_done("fc_1", '{"city": "Paris"}'),
+                fc_item_done(0, "fc_1", None),
+            ]
+        ),
+    )
+    br(
+        "missing_id",
+        "a toolUse block with an empty toolUseId",
+        bedrock_turn(bedrock_tool(0, "")),
+    )
+    resp(
+        "missing_name",
+        "a function_call item without name",
+        responses_turn(
+            [
+                fc_added(0, "fc_1", "call_1", None),
+                fc_delta("fc_1", '{"city": "Paris"}'),
+                fc_args_done("fc_1", '{"city": "Paris"}'),
+                fc_item_done(0, "fc_1", "call_1", None),
+            ]
+        ),
+    )
+    br(
+        "missing_name",
+        "a toolUse block with a null name",
+        bedrock_turn([br_start(0, "tooluse_1", None), br_delta(0, "{}"), br_stop(0)]),
+    )
+    resp(
+        "unsupported_call_type",
+        "a custom_tool_call item",
+        responses_turn(
+            [item_added(0, "custom_tool_call", "ctc_1"), item_done(0, "custom_tool_call", "ctc_1")]
+        ),
+    )
+    br(
+        "unsupported_call_type",
+        "a toolUse block of an unknown type",
+        bedrock_turn([br_start(0, type_="client_side_tool"), br_delta(0, "{}"), br_stop(0)]),
+    )
+    resp(
+        "non_string_fragment",
+        "an arguments delta that is a JSON object",
+        responses_turn(
+            [
+                fc_added(),
+                fc_delta("fc_1", {"city": "Paris"}),
+                fc_args_done("fc_1", '{"city": "Paris"}'),
+                fc_item_done(),
+            ]
+        ),
+    )
+    br(
+        "non_string_fragment",
+        "toolUse.input sent as an object (the non-streaming shape)",
+        bedrock_turn([br_start(0), br_delta(0, {"city": "Paris"}), br_stop(0)]),
+    )
+    resp(
+        "missing_terminal",
+        "arguments done, then response.completed without output_item.done",
+        responses_turn(call[:-1]),
+    )
+    br(
+        "missing_terminal",
+        "no contentBlockStop for the tool block",
+        [br_message_start(), br_start(0), br_delta(0, '{"city":"Paris"}'), br_message_stop()],
+    )
+    resp(
+        "wrong_terminal_reason",
+        "response.incomplete after a complete call",
+        responses_turn(call, end="response.incomplete"),
+    )
+    br(
+        "wrong_terminal_reason",
+        "stopReason max_tokens after a complete block",
+        bedrock_turn(bedrock_tool(), reason="max_tokens"),
+    )
+    resp(
+        "duplicate_terminal",
+        "response.completed sent twice",
+        [*responses_turn(call), resp_end()],
+    )
+    br(
+        "duplicate_terminal",
+        "contentBlockStop sent twice",
+        bedrock_turn([*bedrock_tool(), br_stop(0)]),
+    )
+    resp(
+        "delta_after_terminal",
+        "an arguments delta after output_item.done",
+        responses_turn(call, [fc_delta("fc_1", " ")]),
+    )
+    br(
+        "delta_after_terminal",
+        "a toolUse delta after the block's stop",
+        bedrock_turn([*bedrock_tool(), br_delta(0, " ")]),
+    )
+    br(
+        "terminal_without_calls",
+        "stopReason tool_use on a text-only turn",
+        bedrock_turn([br_text(0, "Hello"), br_stop(0)]),
+    )
+    resp(
+        "empty_arguments",
+        "a function_call whose arguments are the empty string",
+        responses_turn([fc_added(), fc_args_done("fc_1", ""), fc_item_done(arguments="")]),
+    )
+    resp(
+        "arguments_mismatch",
+        "function_call_arguments.done restates other arguments than the deltas",
+        responses_turn(responses_call(restated='{"city": "Rome"}')),
+    )
+
+    # -- the arguments -------------------------------------------------------
+    for code, title, text in [
+        ("malformed_json", "arguments cut mid-string", '{"city": "Par'),
+        ("trailing_data", "arguments sent twice", '{"city":"Paris"}{"city":"Paris"}'),
+        ("non_finite_number", "NaN in the arguments", '{"city":"Paris","n":NaN}'),
+        ("non_object_arguments", "a JSON array as arguments", '["Paris"]'),
+        ("duplicate_key", "the key city twice", '{"city":"Paris","city":"Rome"}'),
+        ("invalid_unicode", "a lone surrogate escape", '{"city":"\\ud800"}'),
+        ("limit_exceeded", "nesting deeper than 128", '{"city":' + "[" * 200 + "]" * 200 + "}"),
+        ("schema_violation", "city is a number", '{"city": 75001}'),
+    ]:
+        resp(code, title, resp_args(text))
+        br(code, title, br_args(text))
+    for code, title, schemas in [
+        ("unknown_tool", "a call to a tool not in tool_schemas", {"clock": {"type": "object"}}),
+        (
+            "unsupported_schema_keyword",
+            "the tool's schema uses oneOf",
+            {"weather": {"type": "object", "oneOf": [{"required": ["city"]}]}},
+        ),
+        (
+            "invalid_schema",
+            "the tool's schema has type 'strnig'",
+            {"weather": {"type": "object", "properties": {"city": {"type": "strnig"}}}},
+        ),
+    ]:
+        resp(code, title, resp_args('{"city":"Paris"}'), schemas=schemas)
+        br(code, title, br_args('{"city":"Paris"}'), schemas=schemas)
+    return out
+
+
+CATALOGUE.extend(_build_responses_and_bedrock())

@@ -138,3 +138,16 @@ def test_reference_misuse_exits_64(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
     done = _run_reference(tmp_path / "missing.json", "--bogus")
     assert done.returncode == 64
+
+
+def test_text_report_does_not_read_data_as_markup(tmp_path: Path) -> None:
+    fixture = openai(
+        [
+            chunk(call(0, "[bold]x[/bold]", "weather", '{"city":"[red]P"}')),
+            chunk(finish="tool_calls"),
+        ]
+    )
+    path = write(tmp_path, "markup.json", fixture)
+    result = CliRunner(env={"NO_COLOR": "1"}).invoke(cli, ["validate", str(path)])
+    assert "[bold]x[/bold]" in result.output
+    assert "[red]P" in result.output

@@ -386,3 +386,26 @@ def test_continuation_with_a_non_integer_index_is_not_routed(bad: Any) -> None:
         ]
     )
     assert validate(fixture).codes == ["invalid_slot_index"]
+
+
+def test_anthropic_block_with_a_non_string_name_is_one_finding() -> None:
+    # Found by the corpus work: the block must still open, so its stop is absorbed.
+    start = {
+        "type": "content_block_start",
+        "index": 0,
+        "content_block": {"type": "tool_use", "id": "t", "name": 7},
+    }
+    report = validate(anthropic(anthropic_turn([start, json_delta(0, "{}"), block_stop(0)])))
+    assert report.codes == ["non_string_fragment"]
+
+
+def test_a_blocked_slot_absorbs_later_profile_errors() -> None:
+    fixture = openai(
+        [
+            chunk(call(0, "call_1", "weather", '{"city":')),
+            chunk(call(0, "call_2", "weather", '"Rome"}')),
+            chunk(call(0, args={"x": 1})),
+            chunk(finish="tool_calls"),
+        ]
+    )
+    assert validate(fixture).codes == ["identity_collision"]

@@ -2,10 +2,10 @@
 
 ::
 
-    {"profile": "openai" | "mistral" | "anthropic",
+    {"profile": "openai" | "mistral" | "anthropic" | "openai-responses" | "bedrock",
      "tool_schemas": {name: JSON Schema, ...},
      "chunks": [...]          # openai, mistral
-     "events": [...]          # anthropic
+     "events": [...]          # anthropic, openai-responses, bedrock
      "request": {...},        # optional: what the request asked for (tool_choice)
      "meta": {...},           # optional: free-form provenance
      "expect": {...}}         # optional: the label a corpus case carries

@@ -131,6 +131,10 @@ class Gate:
 
     def _record(self, error: ProtocolError) -> None:
         key = error.key
+        if key is not None and not error.fatal:
+            slot = self._turn.slots.get(key)
+            if slot is not None and slot.state is State.BLOCKED:
+                return  # a blocked slot absorbs everything: one finding per slot
         finding = self._finding(error.code, error.message, key, error.event, error.path)
         self._findings.append(finding)
         if key is not None:

@@ -51,6 +51,12 @@ def _register() -> None:
     cli.add_command(generate_cmd.generate)
     cli.add_command(verify_cmd.verify)
     cli.add_command(shrink_cmd.shrink)
+    from toolstream.cli import import_cmd
+
+    cli.add_command(import_cmd.import_)
+    from toolstream.cli import diff_cmd
+
+    cli.add_command(diff_cmd.diff)
 
 
 _register()

@@ -47,13 +47,19 @@ def report_table(report: Report, title: str | None = None) -> list[object]:
             calls.add_column(column, overflow="fold")
         for call in report.calls:
             where = str(call.slot) if call.choice is None else f"{call.choice}:{call.slot}"
+            # Text(), not str: rich would read "[...]" in data as markup.
             calls.add_row(
-                where,
-                call.kind,
-                call.state,
-                _clip(call.id, 30),
-                _clip(call.name, 30),
-                _clip(call.arguments),
+                *(
+                    Text(cell)
+                    for cell in (
+                        where,
+                        call.kind,
+                        call.state,
+                        _clip(call.id, 30),
+                        _clip(call.name, 30),
+                        _clip(call.arguments),
+                    )
+                )
             )
         out.append(calls)
     if report.findings:
@@ -63,10 +69,10 @@ def report_table(report: Report, title: str | None = None) -> list[object]:
         for finding in report.findings:
             findings.add_row(
                 Text(finding.code.value, style="red"),
-                "-" if finding.slot is None else str(finding.slot),
-                "-" if finding.event is None else str(finding.event),
-                finding.path or "-",
-                finding.message,
+                Text("-" if finding.slot is None else str(finding.slot)),
+                Text("-" if finding.event is None else str(finding.event)),
+                Text(finding.path or "-"),
+                Text(finding.message),
             )
         out.append(findings)
     return out

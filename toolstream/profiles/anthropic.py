@@ -126,14 +126,16 @@ class AnthropicMessages(Profile):
             yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
             return
         self._kinds.setdefault(index, call_kind)
-        yield Open(
-            pos=pos,
-            key=key,
-            id=optional_text(block.get("id"), "id", key, pos),
-            name=optional_text(block.get("name"), "name", key, pos),
-            kind=call_kind,
-            initial_input=block.get("input"),
-        )
+        initial = block.get("input")
+        try:
+            id_ = optional_text(block.get("id"), "id", key, pos)
+            name = optional_text(block.get("name"), "name", key, pos)
+        except ProtocolError:
+            # Open the slot anyway, so that the error blocks it and its later
+            # events are absorbed instead of becoming unknown_slot findings.
+            yield Open(pos=pos, key=key, id=None, name=None, kind=call_kind)
+            raise
+        yield Open(pos=pos, key=key, id=id_, name=name, kind=call_kind, initial_input=initial)
 
     def _delta(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
         index = slot_index(raw.get("index"), "content block index", pos, self.limits)

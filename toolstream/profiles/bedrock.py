@@ -1,13 +1,30 @@
 """Amazon Bedrock ConverseStream events.
 
 Each event is an object with one key naming its type, as the event-stream's
-``:event-type`` header does: ``{"contentBlockDelta": {...}}``.  Slot key:
-``(0, contentBlockIndex)``.  A tool call starts with
-``contentBlockStart.start.toolUse`` (``toolUseId``, ``name``); fragments are
-``contentBlockDelta.delta.toolUse.input`` strings; the terminal is
-``contentBlockStop``; the turn needs ``messageStop.stopReason == "tool_use"``.
-Text and reasoning blocks have no start event: their first delta opens them.
-Padding fields (``p``) are ignored.
+``:event-type`` header does: ``{"contentBlockDelta": {...}}``
+(``toolstream import`` writes binary event-stream captures in this form).
+Slot key: ``(0, contentBlockIndex)``; every content block is a slot.
+
+A tool call starts with ``contentBlockStart.start.toolUse`` (``toolUseId``,
+``name``); fragments are ``contentBlockDelta.delta.toolUse.input`` strings;
+the terminal is ``contentBlockStop``; the turn needs ``messageStop`` with
+``stopReason == "tool_use"`` (``messageStart`` obliges the turn to have
+one).  A ``toolUse`` start with ``"type": "server_tool_use"`` is a tool the
+provider runs itself: reported, never executable.  Another ``type`` is
+``unsupported_call_type``.
+
+A tool block whose deltas carry no text is the no-argument call ``{}``:
+Converse's non-streaming answer gives ``input: {}`` for it, and Claude on
+Bedrock streams such a call as a single empty ``input`` (the start event of
+a Bedrock tool block has no input of its own, so, as for Anthropic's
+``content_block_start``, the implied input is ``{}``).  So
+``empty_arguments`` does not apply to this profile.
+
+Text, reasoning, citation, image and tool-result blocks may have no start
+event: their first delta opens them.  A ``contentBlockStart`` whose
+``start`` is empty, or holds a ``toolResult``, opens a non-call block.
+``metadata`` and padding fields (``p``) are ignored; an event whose type
+ends in ``Exception`` is ``provider_error``.
 """
 
 from __future__ import annotations
@@ -15,11 +32,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from toolstream.events import BLOCK, CLIENT, Begin, End, Event, Finish, Fragment, Open, Stop
+from toolstream.events import (
+    BLOCK,
+    CLIENT,
+    SERVER,
+    Begin,
+    End,
+    Event,
+    Finish,
+    Fragment,
+    Open,
+    Stop,
+)
 from toolstream.findings import Code, ProtocolError
 from toolstream.profiles._base import Profile, describe, optional_text, slot_index
 
-_TEXT_DELTAS = frozenset({"text", "reasoningContent", "citation", "image"})
+# Deltas of non-call blocks.
+_BLOCK_DELTAS = frozenset({"text", "reasoningContent", "citation", "image", "toolResult"})
+# ``start`` members that open a non-call block.
+_BLOCK_STARTS = frozenset({"toolResult"})
+_TOOL_TYPES = {None: CLIENT, "server_tool_use": SERVER}
 
 
 class Bedrock(Profile):
@@ -62,7 +94,11 @@ class Bedrock(Profile):
                 )
             tool_use = reason == "tool_use"
             yield Finish(
-                pos=pos, scope=0, reason=reason, accepted=tool_use, claims_tools=tool_use,
+                pos=pos,
+                scope=0,
+                reason=reason,
+                accepted=tool_use,
+                claims_tools=tool_use,
                 ends_slots=False,
             )
             yield Stop(pos=pos, scope=0)
@@ -81,19 +117,49 @@ class Bedrock(Profile):
         index = slot_index(body.get("contentBlockIndex"), "contentBlockIndex", pos, self.limits)
         key = (0, index)
         start = body.get("start")
-        tool = start.get("toolUse") if type(start) is dict else None
+        if type(start) is not dict or len(start) > 1:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                "contentBlockStart.start is not an object with at most one member",
+                event=pos,
+            )
+        if "toolUse" not in start:
+            if start and next(iter(start)) not in _BLOCK_STARTS:
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT,
+                    f"unknown contentBlockStart member {next(iter(start))[:40]!r}",
+                    event=pos,
+                )
+            self._kinds.setdefault(index, BLOCK)
+            yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
+            return
+        tool = start["toolUse"]
         if type(tool) is not dict:
             raise ProtocolError(
-                Code.UNSUPPORTED_EVENT, "contentBlockStart without start.toolUse", event=pos
+                Code.UNSUPPORTED_EVENT,
+                "contentBlockStart.start.toolUse is not an object",
+                event=pos,
             )
-        self._kinds.setdefault(index, CLIENT)
+        tool_type = tool.get("type")
+        kind = _TOOL_TYPES.get(tool_type) if type(tool_type) in (str, type(None)) else None
+        self._kinds.setdefault(index, kind or CLIENT)
         yield Open(
             pos=pos,
             key=key,
             id=optional_text(tool.get("toolUseId"), "toolUseId", key, pos),
             name=optional_text(tool.get("name"), "name", key, pos),
-            kind=CLIENT,
+            kind=kind or CLIENT,
+            # Bedrock's start has no input: the implied one is {} (see above).
+            initial_input={},
         )
+        if kind is None:
+            raise ProtocolError(
+                Code.UNSUPPORTED_CALL_TYPE,
+                f"toolUse type is {describe(tool_type)}; only client tools and"
+                " 'server_tool_use' are supported",
+                key=key,
+                event=pos,
+            )
 
     def _delta(self, body: dict[str, Any], pos: int) -> Iterator[Event]:
         index = slot_index(body.get("contentBlockIndex"), "contentBlockIndex", pos, self.limits)
@@ -108,7 +174,7 @@ class Bedrock(Profile):
         if delta_type == "toolUse":
             if target == BLOCK:
                 raise ProtocolError(
-                    Code.UNSUPPORTED_EVENT, f"toolUse delta for text block {index}", event=pos
+                    Code.UNSUPPORTED_EVENT, f"toolUse delta for non-tool block {index}", event=pos
                 )
             text = value.get("input") if type(value) is dict else None
             if type(text) is not str:
@@ -119,8 +185,8 @@ class Bedrock(Profile):
                     event=pos,
                 )
             yield Fragment(pos=pos, key=key, id=None, name=None, text=text)
-        elif delta_type in _TEXT_DELTAS:
-            if target == CLIENT:
+        elif delta_type in _BLOCK_DELTAS:
+            if target is not None and target != BLOCK:
                 raise ProtocolError(
                     Code.UNSUPPORTED_EVENT, f"{delta_type} delta for tool block {index}", event=pos
                 )

@@ -1,15 +1,34 @@
 """OpenAI Responses API stream events (``response.*``).
 
-Slot key: ``(0, output_index)`` of an output item.  A ``function_call`` item
-(``response.output_item.added``) is a client call whose id is its
-``call_id`` (what a tool result must echo).  Fragments are
+Slot key: ``(0, output_index)`` of an output item; every output item is a
+slot, so the index-gap rule sees reasoning and message items too.  A
+``function_call`` item (``response.output_item.added``) is a client call
+whose id is its ``call_id`` (what a tool result must echo).  Fragments are
 ``response.function_call_arguments.delta`` routed by ``item_id``; an event
-whose ``output_index`` disagrees with the item's is ``identity_collision``.
+whose ``output_index`` disagrees with the item's is ``identity_collision``,
+as is an item id announced at two output indices or a closing event whose
+``call_id``/``name`` differ from the ones announced.
+
 ``function_call_arguments.done`` and ``output_item.done`` restate the whole
-arguments, which must equal the fragments byte for byte; ``output_item.done``
-is the call's terminal and needs ``function_call_arguments.done`` before it.
+arguments, which must equal the fragments byte for byte
+(``arguments_mismatch``); ``output_item.done`` is the call's terminal and
+needs ``function_call_arguments.done`` before it (``missing_terminal``
+otherwise).  A second ``output_item.done`` for an item is
+``duplicate_terminal``.
+
 The turn ends with ``response.completed``; ``response.incomplete`` and
-``response.failed`` are end reasons that do not mean "execute".
+``response.failed`` are end reasons that do not mean "execute"
+(``wrong_terminal_reason`` when the turn has calls); an ``error`` event is
+``provider_error``.  There is no "ended for tool use" reason in this API, so
+``terminal_without_calls`` does not apply.
+
+Server-executed items (``web_search_call``, ``mcp_call``...) are reported as
+server calls, never executable; ``message`` and ``reasoning`` items are
+blocks; client-executed items other than ``function_call``
+(``custom_tool_call``, ``computer_call``...) are ``unsupported_call_type``.
+Events that only carry text, reasoning or server-tool progress are ignored.
+One fixture holds one response: a second ``response.created`` is fatal
+(``toolstream import`` splits captures holding several).
 """
 
 from __future__ import annotations
@@ -49,7 +68,11 @@ _OTHER_ITEMS = frozenset({"message", "reasoning"})
 _OTHER_CLIENT_ITEMS = frozenset(
     {"custom_tool_call", "computer_call", "local_shell_call", "shell_call", "apply_patch_call"}
 )
-_ENDINGS = {"response.completed": "completed", "response.incomplete": "incomplete", "response.failed": "failed"}
+_ENDINGS = {
+    "response.completed": "completed",
+    "response.incomplete": "incomplete",
+    "response.failed": "failed",
+}
 _PASSIVE_PREFIXES = (
     "response.content_part.",
     "response.output_text.",
@@ -62,7 +85,11 @@ _PASSIVE_PREFIXES = (
     "response.mcp_",
     "response.audio",
     "response.output_text_annotation.",
+    # the input of an unsupported client item (already reported on its
+    # output_item.added as unsupported_call_type)
+    "response.custom_tool_call_input.",
 )
+_PASSIVE_EVENTS = frozenset({"response.in_progress", "response.queued"})
 
 
 class OpenAIResponses(Profile):
@@ -76,6 +103,7 @@ class OpenAIResponses(Profile):
         self._items: dict[str, int] = {}
         self._kinds: dict[int, str] = {}
         self._restated: set[int] = set()
+        self._done: set[int] = set()
 
     def feed(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict or type(raw.get("type")) is not str:
@@ -101,8 +129,11 @@ class OpenAIResponses(Profile):
             yield Fragment(pos=pos, key=key, id=None, name=None, text=text)
         elif kind == "response.function_call_arguments.done":
             key = self._route(raw, pos)
-            yield from self._restate(raw.get("arguments"), key, pos)
+            # Recorded before the event is applied: if the restatement is
+            # rejected the slot is blocked, and the output_item.done that
+            # follows must not add a second finding for it.
             self._restated.add(key[1])
+            yield from self._restate(raw.get("arguments"), key, pos)
         elif kind == "response.output_item.added":
             yield from self._added(raw, pos)
         elif kind == "response.output_item.done":
@@ -112,7 +143,7 @@ class OpenAIResponses(Profile):
             yield Finish(
                 pos=pos,
                 scope=0,
-                reason=reason,
+                reason=_reason_text(reason, raw),
                 accepted=reason == "completed",
                 claims_tools=False,
                 ends_slots=False,
@@ -129,9 +160,9 @@ class OpenAIResponses(Profile):
             message = raw.get("message")
             text = message[:120] if isinstance(message, str) else "no message"
             raise ProtocolError(Code.PROVIDER_ERROR, f"provider error: {text}", event=pos)
-        elif kind == "response.in_progress" or kind == "response.queued":
+        elif kind in _PASSIVE_EVENTS or kind.startswith(_PASSIVE_PREFIXES):
             return
-        elif not kind.startswith(_PASSIVE_PREFIXES):
+        else:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:60]!r}", event=pos
             )
@@ -145,19 +176,23 @@ class OpenAIResponses(Profile):
             )
         return index, item
 
-    def _added(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
-        index, item = self._item(raw, pos)
-        key = (0, index)
-        item_type = item["type"]
+    def _check_item_id(self, item: dict[str, Any], index: int, pos: int) -> None:
         item_id = item.get("id")
         if type(item_id) is str and item_id:
             if self._items.setdefault(item_id, index) != index:
                 raise ProtocolError(
                     Code.IDENTITY_COLLISION,
-                    f"item {item_id[:40]!r} announced at a second output_index {index}",
-                    key=key,
+                    f"item {item_id[:40]!r} is at output_index {self._items[item_id]},"
+                    f" an event puts it at {index}",
+                    key=(0, index),
                     event=pos,
                 )
+
+    def _added(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
+        index, item = self._item(raw, pos)
+        key = (0, index)
+        item_type = item["type"]
+        self._check_item_id(item, index, pos)
         if item_type == "function_call":
             self._kinds.setdefault(index, CLIENT)
             arguments = item.get("arguments")
@@ -171,7 +206,10 @@ class OpenAIResponses(Profile):
             if arguments not in (None, ""):
                 if type(arguments) is not str:
                     raise ProtocolError(
-                        Code.NON_STRING_FRAGMENT, "item arguments are not a string", key=key, event=pos
+                        Code.NON_STRING_FRAGMENT,
+                        f"item arguments are {describe(arguments)}, not a string",
+                        key=key,
+                        event=pos,
                     )
                 yield Fragment(pos=pos, key=key, id=None, name=None, text=arguments)
         elif item_type in _SERVER_ITEMS:
@@ -181,6 +219,7 @@ class OpenAIResponses(Profile):
             self._kinds.setdefault(index, BLOCK)
             yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
         elif item_type in _OTHER_CLIENT_ITEMS:
+            self._kinds.setdefault(index, CLIENT)
             yield Open(pos=pos, key=key, id=None, name=None, kind=CLIENT)
             raise ProtocolError(
                 Code.UNSUPPORTED_CALL_TYPE,
@@ -196,6 +235,13 @@ class OpenAIResponses(Profile):
     def _item_done(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
         index, item = self._item(raw, pos)
         key = (0, index)
+        self._check_item_id(item, index, pos)
+        if index in self._done:
+            # A second terminal: the machine reports duplicate_terminal (or
+            # unknown_slot); the restatement it carries is not compared again.
+            yield End(pos=pos, key=key)
+            return
+        self._done.add(index)
         if self._kinds.get(index) == CLIENT and item["type"] == "function_call":
             if index not in self._restated:
                 raise ProtocolError(
@@ -206,6 +252,23 @@ class OpenAIResponses(Profile):
                 )
             if "arguments" in item:
                 yield from self._restate(item.get("arguments"), key, pos)
+            # The closing item repeats the identity: a different call_id or
+            # name is a second call in the same slot.
+            yield Fragment(
+                pos=pos,
+                key=key,
+                id=optional_text(item.get("call_id"), "call_id", key, pos),
+                name=optional_text(item.get("name"), "name", key, pos),
+                text=None,
+            )
+        elif index in self._kinds and _kind_of(item["type"]) != self._kinds[index]:
+            raise ProtocolError(
+                Code.IDENTITY_COLLISION,
+                f"output item {index} was added as another type and closed as"
+                f" {item['type'][:40]!r}",
+                key=key,
+                event=pos,
+            )
         yield End(pos=pos, key=key)
 
     def _route(self, raw: dict[str, Any], pos: int) -> tuple[int, int]:
@@ -217,15 +280,24 @@ class OpenAIResponses(Profile):
                 event=pos,
             )
         index = self._items[item_id]
-        if "output_index" in raw and raw.get("output_index") != index:
+        key = (0, index)
+        if "output_index" in raw:
+            given = raw["output_index"]
+            if type(given) is not int or given != index:
+                raise ProtocolError(
+                    Code.IDENTITY_COLLISION,
+                    f"item {item_id[:40]!r} is at output_index {index}, event says"
+                    f" {describe(given)}",
+                    key=key,
+                    event=pos,
+                )
+        if self._kinds.get(index) != CLIENT:
             raise ProtocolError(
-                Code.IDENTITY_COLLISION,
-                f"item {item_id[:40]!r} is at output_index {index}, event says"
-                f" {describe(raw.get('output_index'))}",
-                key=(0, index),
+                Code.UNSUPPORTED_EVENT,
+                f"function-call arguments for output item {index}, which is not a function_call",
                 event=pos,
             )
-        return (0, index)
+        return key
 
     def _restate(self, arguments: Any, key: tuple[int, int], pos: int) -> Iterator[Event]:
         if type(arguments) is not str:
@@ -236,3 +308,23 @@ class OpenAIResponses(Profile):
                 event=pos,
             )
         yield Restate(pos=pos, key=key, text=arguments)
+
+
+def _kind_of(item_type: str) -> str | None:
+    if item_type == "function_call" or item_type in _OTHER_CLIENT_ITEMS:
+        return CLIENT
+    if item_type in _SERVER_ITEMS:
+        return SERVER
+    if item_type in _OTHER_ITEMS:
+        return BLOCK
+    return None
+
+
+def _reason_text(reason: str, raw: dict[str, Any]) -> str:
+    """``incomplete (max_output_tokens)``: the reason with the API's detail."""
+    response = raw.get("response")
+    if reason == "incomplete" and isinstance(response, dict):
+        details = response.get("incomplete_details")
+        if isinstance(details, dict) and isinstance(details.get("reason"), str):
+            return f"incomplete ({details['reason'][:40]})"
+    return reason

@@ -1,0 +1,107 @@
+"""The pytest plugin: a user's adapter test, parametrized over a corpus.
+
+Runs pytest in a subprocess on a scratch project, loading the plugin with
+``-p`` (as the ``pytest11`` entry point would) and nothing else: entry-point
+autoloading is off, so an installed copy of the plugin cannot be registered
+twice."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.test_corpus_support import ROOT, hand_corpus
+
+USER_TEST = '''
+import pytest
+from toolstream.corpus.pytest_plugin import toolstream_cases
+
+
+def reference_calls(fixture):
+    """A user's "adapter": here, the reference validator itself."""
+    import toolstream
+    report = toolstream.validate(fixture)
+    if report.status != "pass":
+        return []
+    return [(c.id, c.name, c.arguments) for c in report.client_calls()]
+
+
+@pytest.mark.toolstream_cases("cases")
+def test_marked(toolstream_case):
+    toolstream_case.check_calls(reference_calls(toolstream_case.fixture))
+
+
+@toolstream_cases("cases", root=__file__.rsplit("/", 1)[0])
+def test_decorated(toolstream_case):
+    toolstream_case.check_calls(reference_calls(toolstream_case.fixture))
+
+
+@pytest.mark.toolstream_cases("cases")
+def test_overeager(toolstream_case):
+    """An adapter that hands over whatever the label lists, even for blocked turns."""
+    calls = [("x", "y", "{}")] if toolstream_case.status == "blocked" else toolstream_case.calls
+    toolstream_case.check_calls(calls)
+'''
+
+
+def pytest_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "toolstream.corpus.pytest_plugin",
+            "-p",
+            "no:cacheprovider",
+            *args,
+        ],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_plugin_parametrizes_over_the_corpus(tmp_path: Path) -> None:
+    paths = hand_corpus(tmp_path / "cases")
+    (tmp_path / "cases" / "hand").mkdir()
+    (tmp_path / "cases" / "hand" / "broken.json").write_text("{")
+    (tmp_path / "test_user.py").write_text(USER_TEST)
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = --strict-markers\n")
+    ids = sorted(p.relative_to(tmp_path / "cases").as_posix()[:-5] for p in paths)
+    blocked = {
+        p.relative_to(tmp_path / "cases").as_posix()[:-5]
+        for p in paths
+        if '"status": "blocked"' in p.read_text()
+    }
+
+    ran = pytest_in(tmp_path, "-v", "-rfE", "test_user.py")
+    outcomes: dict[str, dict[str, str]] = {}
+    for line in ran.stdout.splitlines():
+        match = re.match(r"test_user\.py::(\w+)\[(.+?)\] (PASSED|FAILED|ERROR)", line)
+        if match:
+            outcomes.setdefault(match[1], {})[match[2]] = match[3]
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    every = sorted([*ids, "hand/broken"])
+    assert sorted(outcomes) == ["test_decorated", "test_marked", "test_overeager"]
+    for test in outcomes:
+        assert sorted(outcomes[test]) == every, test  # readable ids: operator/hash
+    # the user's adapter agrees with every label
+    assert {outcomes["test_marked"][i] for i in ids} == {"PASSED"}
+    assert {outcomes["test_decorated"][i] for i in ids} == {"PASSED"}
+    # an adapter that hands over calls for blocked turns fails exactly there
+    assert {i for i in ids if outcomes["test_overeager"][i] == "FAILED"} == blocked
+    assert "the reference blocks this turn" in ran.stdout
+    # an unreadable case is never skipped: its fixture errors, or its first use fails
+    assert outcomes["test_marked"]["hand/broken"] == "ERROR"
+    assert outcomes["test_decorated"]["hand/broken"] == "FAILED"
+    assert "cannot be used" in ran.stdout

@@ -1,0 +1,232 @@
+"""The shrinker: each predicate kind, and 1-minimality of the result."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_corpus_support import (
+    planted_anthropic,
+    planted_mistral,
+    planted_openai,
+    seed,
+    verdict,
+)
+from toolstream.adapters import registry
+from toolstream.adapters.base import Adapter, AdapterCall, AdapterResult
+from toolstream.api import validate_bytes
+from toolstream.corpus import shrink as S
+
+
+def assert_one_minimal(fixture: Any, predicate: S.Predicate) -> None:
+    """No single reduction of the result still fails."""
+    assert predicate(fixture, S.encode(fixture)), "the result no longer fails"
+    still = [d for d, n in S.neighbours(fixture) if predicate(n, S.encode(n))]
+    assert still == [], f"not 1-minimal; these reductions still fail: {still[:5]}"
+
+
+@pytest.mark.parametrize(
+    ("planted", "code"),
+    [
+        (planted_openai, "malformed_json"),
+        (planted_anthropic, "wrong_terminal_reason"),
+        (planted_mistral, "duplicate_key"),
+    ],
+    ids=["openai", "anthropic", "mistral"],
+)
+def test_expect_code_shrinks_to_a_one_minimal_case(planted: Any, code: str) -> None:
+    fixture = planted()
+    predicate = S.CodePresent(code)
+    result = S.shrink(fixture, predicate)
+    assert result.minimal
+    assert S.measure(result.fixture).bytes < S.measure(fixture).bytes / 2
+    assert code in validate_bytes(S.encode(result.fixture)).codes
+    assert_one_minimal(result.fixture, predicate)
+
+
+@pytest.mark.parametrize(
+    ("planted", "seed_name"),
+    [(planted_openai, "openai-parallel"), (planted_anthropic, "anthropic-text-and-tools")],
+    ids=["openai", "anthropic"],
+)
+def test_default_predicate_keeps_the_same_disagreement(planted: Any, seed_name: str) -> None:
+    fixture = planted()
+    label = verdict(seed(seed_name))  # the label says pass; the validator blocks
+    original = validate_bytes(S.encode(fixture))
+    predicate = S.LabelDisagreement(label, original)
+    result = S.shrink(fixture, predicate)
+    after = validate_bytes(S.encode(result.fixture))
+    assert (after.status, after.codes) == (original.status, original.codes)
+    assert S.measure(result.fixture).items < S.measure(fixture).items
+    assert_one_minimal(result.fixture, predicate)
+
+
+def test_default_predicate_needs_a_disagreement() -> None:
+    fixture = seed("openai-parallel")
+    label = verdict(fixture)
+    predicate = S.LabelDisagreement(label, validate_bytes(S.encode(fixture)))
+    with pytest.raises(S.ShrinkError, match="does not reproduce"):
+        S.shrink(fixture, predicate)
+    with pytest.raises(S.ShrinkError, match="unusable"):
+        S.LabelDisagreement({"status": "pass"}, validate_bytes(S.encode(fixture)))
+
+
+def test_merges_fragments_and_shortens_strings() -> None:
+    """A failure that needs only "Pau" in one argument fragment ends as one
+    fragment holding exactly "Pau"."""
+
+    class HasPau(S.Predicate):
+        description = "an argument says Pau"
+
+        def __call__(self, fixture: Mapping[str, Any], data: bytes) -> bool:
+            return "Pau" in json.dumps(fixture.get("chunks"))
+
+    fixture = seed("openai-parallel")
+    result = S.shrink(fixture, HasPau())
+    entry = {"function": {"arguments": "Pau"}}
+    assert result.fixture == {"chunks": [{"choices": [{"delta": {"tool_calls": [entry]}}]}]}
+    assert_one_minimal(result.fixture, HasPau())
+
+
+def test_the_budget_stops_early_and_says_so() -> None:
+    result = S.shrink(planted_openai(), S.CodePresent("malformed_json"), max_tests=5)
+    assert not result.minimal and result.tests == 5
+
+
+SCRIPT = """\
+import json, sys
+fixture = json.load(open(sys.argv[1], encoding="utf-8"))
+text = json.dumps(fixture)
+# still failing (nonzero) while an argument fragment mentions "wool"
+sys.exit(3 if "wool" in text and fixture.get("profile") == "mistral" else 0)
+"""
+
+
+def test_command_predicate(tmp_path: Path) -> None:
+    script = tmp_path / "check.py"
+    script.write_text(SCRIPT)
+    predicate = S.CommandFails(f"{sys.executable} -I -S {script}")
+    try:
+        result = S.shrink(seed("mistral-whole-call"), predicate)
+    finally:
+        predicate.close()
+    assert result.minimal
+    entry = {"function": {"arguments": "wool"}}
+    assert result.fixture == {
+        "profile": "mistral",
+        "chunks": [{"choices": [{"delta": {"tool_calls": [entry]}}]}],
+    }
+
+    # its 1-minimality, checked with the same rule in-process
+    class Same(S.Predicate):
+        def __call__(self, fixture: Mapping[str, Any], data: bytes) -> bool:
+            return "wool" in json.dumps(fixture) and fixture.get("profile") == "mistral"
+
+    assert_one_minimal(result.fixture, Same())
+
+
+def test_command_predicate_placeholder_and_missing_program(tmp_path: Path) -> None:
+    predicate = S.CommandFails("prog --in {} --flag")
+    assert predicate.command_line() == ["prog", "--in", predicate.path, "--flag"]
+    predicate.close()
+    missing = S.CommandFails(str(tmp_path / "no-such-program"))
+    with pytest.raises(S.ShrinkError) as info:
+        missing({}, b"{}")
+    assert info.value.usage
+    missing.close()
+
+
+# -- --adapter: a fake adapter registered in the registry for the test --------
+
+
+class NaiveAdapter(Adapter):
+    """Concatenates fragments per index and hands every call over, whatever
+    the finish reason: it executes truncated turns."""
+
+    name = "naive-test"
+    package = "json"
+    profiles = ("openai", "mistral")
+
+    def available(self) -> bool:
+        return True
+
+    def run(self, fixture: Mapping[str, Any]) -> AdapterResult:
+        self.check_profile(fixture)
+        slots: dict[Any, dict[str, Any]] = {}
+        for chunk in fixture.get("chunks") or []:
+            choices = chunk.get("choices") if isinstance(chunk, dict) else None
+            for choice in choices if isinstance(choices, list) else []:
+                delta = choice.get("delta") if isinstance(choice, dict) else None
+                entries = delta.get("tool_calls") if isinstance(delta, dict) else None
+                for entry in entries if isinstance(entries, list) else []:
+                    if not isinstance(entry, dict):
+                        continue
+                    slot = slots.setdefault(
+                        entry.get("index"), {"id": None, "name": None, "args": ""}
+                    )
+                    function = (
+                        entry.get("function") if isinstance(entry.get("function"), dict) else {}
+                    )
+                    slot["id"] = entry.get("id") or slot["id"]
+                    slot["name"] = function.get("name") or slot["name"]
+                    if isinstance(function.get("arguments"), str):
+                        slot["args"] += function["arguments"]
+        calls = tuple(AdapterCall(s["id"], s["name"], s["args"]) for s in slots.values())
+        return AdapterResult(calls=calls, rejected=False, invalid=())
+
+
+class MissingLibraryAdapter(NaiveAdapter):
+    name = "missing-lib-test"
+    package = "no_such_library_for_toolstream"
+
+    def available(self) -> bool:
+        return False
+
+
+@pytest.fixture
+def fake_adapters(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry.ADAPTERS, NaiveAdapter.name, NaiveAdapter)
+    monkeypatch.setitem(registry.ADAPTERS, MissingLibraryAdapter.name, MissingLibraryAdapter)
+
+
+def truncated_openai() -> dict[str, Any]:
+    """The OpenAI seed cut by the length limit: the reference blocks it."""
+    fixture = seed("openai-parallel")
+    for chunk in fixture["chunks"]:
+        for choice in chunk["choices"]:
+            if choice.get("finish_reason"):
+                choice["finish_reason"] = "length"
+    return fixture
+
+
+@pytest.mark.usefixtures("fake_adapters")
+def test_adapter_predicate_shrinks_while_the_adapter_disagrees() -> None:
+    fixture = truncated_openai()
+    predicate = S.AdapterDisagreement(S.load_adapter(NaiveAdapter.name))
+    assert predicate.start(S.encode(fixture)) == (
+        "adapter hands over calls for a turn the reference says is blocked [wrong_terminal_reason]"
+    )
+    result = S.shrink(fixture, predicate)
+    assert result.minimal
+    assert S.measure(result.fixture).items < S.measure(fixture).items
+    after = validate_bytes(S.encode(result.fixture))
+    assert (after.status, after.codes) == ("blocked", ["wrong_terminal_reason"])
+    assert NaiveAdapter().run(result.fixture).calls
+    assert_one_minimal(result.fixture, predicate)
+
+
+@pytest.mark.usefixtures("fake_adapters")
+def test_adapter_predicate_refuses_what_cannot_run() -> None:
+    agreeing = S.AdapterDisagreement(S.load_adapter(NaiveAdapter.name))
+    assert agreeing.start(S.encode(seed("openai-parallel"))) is None
+    with pytest.raises(S.ShrinkError, match="no_such_library_for_toolstream") as info:
+        S.load_adapter(MissingLibraryAdapter.name)
+    assert info.value.usage
+    with pytest.raises(S.ShrinkError, match="unknown adapter") as info:
+        S.load_adapter("no-such-adapter")
+    assert info.value.usage

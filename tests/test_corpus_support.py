@@ -1,0 +1,98 @@
+"""Shared helpers for the corpus tests: hand-built cases and planted failures.
+
+(No tests here; the name keeps it with the corpus test files.)
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from toolstream.api import validate_bytes
+from toolstream.corpus.caseio import dump_json, fixture_digest, write_manifest
+from toolstream.corpus.label import label_of
+from toolstream.profiles import PROFILES
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = sorted((ROOT / "corpus" / "seeds").glob("*.json"))
+
+
+def seed(name: str) -> dict[str, Any]:
+    """A seed fixture without its description."""
+    fixture = json.loads((ROOT / "corpus" / "seeds" / f"{name}.json").read_text("utf-8"))
+    fixture.pop("meta", None)
+    return fixture
+
+
+def verdict(fixture: dict[str, Any]) -> dict[str, Any]:
+    """The validator's label for a fixture, judged from its written bytes."""
+    return label_of(validate_bytes(dump_json(fixture).encode("ascii")))
+
+
+def write_case(
+    folder: Path,
+    fixture: dict[str, Any],
+    expect: dict[str, Any] | None = None,
+    *,
+    operator: str = "hand",
+) -> Path:
+    """Write a case as ``folder/<operator>/<hash>.json``; the label defaults
+    to the validator's own verdict."""
+    case = dict(fixture)
+    case["meta"] = {"operators": [operator], "seed": "hand"}
+    case["expect"] = verdict(fixture) if expect is None else expect
+    path = folder / operator / f"{fixture_digest(fixture)}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dump_json(case), encoding="ascii")
+    return path
+
+
+def variants(fixture: dict[str, Any]) -> list[dict[str, Any]]:
+    """The fixture with each stream item dropped in turn (a mix of verdicts)."""
+    key = PROFILES[fixture["profile"]].stream_key
+    out = []
+    for i in range(len(fixture[key])):
+        mutant = copy.deepcopy(fixture)
+        del mutant[key][i]
+        out.append(mutant)
+    return out
+
+
+def hand_corpus(folder: Path) -> list[Path]:
+    """Every seed and its drop-one variants, labelled by the validator, with
+    a manifest."""
+    paths = []
+    for path in SEEDS:
+        fixture = seed(path.stem)
+        paths.append(write_case(folder, fixture, operator="seed"))
+        paths.extend(write_case(folder, v, operator="drop_item") for v in variants(fixture))
+    write_manifest(folder)
+    return paths
+
+
+def planted_openai() -> dict[str, Any]:
+    """The OpenAI seed with a raw control character planted in an argument
+    fragment: the validator says malformed_json, the seed's label says pass."""
+    fixture = seed("openai-parallel")
+    entry = fixture["chunks"][3]["choices"][0]["delta"]["tool_calls"][0]
+    entry["function"]["arguments"] = 'ty": "S\u00e3o\u0001 Pau'
+    return fixture
+
+
+def planted_anthropic() -> dict[str, Any]:
+    """The Anthropic seed ending with max_tokens: wrong_terminal_reason."""
+    fixture = seed("anthropic-text-and-tools")
+    for event in fixture["events"]:
+        if event["type"] == "message_delta":
+            event["delta"]["stop_reason"] = "max_tokens"
+    return fixture
+
+
+def planted_mistral() -> dict[str, Any]:
+    """The Mistral seed with a duplicated key in its arguments."""
+    fixture = seed("mistral-whole-call")
+    call = fixture["chunks"][1]["choices"][0]["delta"]["tool_calls"][0]
+    call["function"]["arguments"] = '{"query": "wool socks", "limit": 10, "limit": 11}'
+    return fixture

@@ -1,0 +1,382 @@
+"""Hand-written fixtures and helpers for the ``toolstream diff`` tests.
+
+Every fixture here is written for these tests (a weather tool, OpenAI /
+Mistral chunks and Anthropic events).  The reference verdict of each is
+asserted where it is used: a test that relies on "the reference blocks
+this" checks it first.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import socket
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolstream.adapters import Adapter, AdapterCall, AdapterResult
+
+WEATHER = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}},
+    "required": ["city"],
+    "additionalProperties": False,
+}
+SCHEMAS = {"weather": WEATHER}
+
+
+# -- no network ------------------------------------------------------------------
+
+
+@pytest.fixture
+def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
+    """Any connection or DNS attempt fails the test."""
+    attempts: list[Any] = []
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        attempts.append(args[1:] if args and isinstance(args[0], socket.socket) else args)
+        raise OSError("toolstream tests: network access attempted")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    yield attempts
+    assert attempts == [], f"network access attempted: {attempts}"
+
+
+def needs(module: str, extra: str = "adapters") -> None:
+    """Skip (with the reason) when ``module`` is not installed.  Uses
+    find_spec, not an import: a bare ``import litellm`` goes to the network."""
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"{module} is not installed (pip install 'toolstream[{extra}]')")
+
+
+# -- OpenAI / Mistral chunks ----------------------------------------------------------
+
+
+def tc(
+    index: Any = 0,
+    id: str | None = None,
+    name: str | None = None,
+    args: Any = None,
+    *,
+    omit_index: bool = False,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {} if omit_index else {"index": index}
+    if id is not None:
+        out["id"] = id
+        out["type"] = "function"
+    function: dict[str, Any] = {}
+    if name is not None:
+        function["name"] = name
+    if args is not None:
+        function["arguments"] = args
+    out["function"] = function
+    return out
+
+
+def chunk(*calls: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    delta: dict[str, Any] = {"tool_calls": list(calls)} if calls else {}
+    return {"choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+
+def oai(*chunks: Any, profile: str = "openai") -> dict[str, Any]:
+    return {
+        "profile": profile,
+        "tool_schemas": SCHEMAS,
+        "request": {"tool_choice": "auto"},
+        "chunks": list(chunks),
+    }
+
+
+END = chunk(finish="tool_calls")
+
+PARALLEL = oai(
+    {"choices": [{"index": 0, "delta": {"role": "assistant", "content": None}}]},
+    chunk(tc(0, "call_1", "weather", '{"ci')),
+    chunk(tc(0, args='ty":"Paris"}')),
+    chunk(tc(1, "call_2", "weather", "")),
+    chunk(tc(1, args='{"city":"Rome"}')),
+    END,
+)
+"""Valid: two calls, fragmented.  The reference passes it."""
+
+REUSED_INDEX = oai(
+    chunk(tc(0, "call_1", "weather", '{"city":"Paris"}')),
+    chunk(tc(0, "call_2", "weather", '{"city":"Rome"}')),
+    END,
+)
+"""Index 0 reused by a second call (reuse_slot).  Blocked: identity_collision."""
+
+TRUNCATED_PARSEABLE = oai(
+    chunk(tc(0, "call_1", "weather", '{"city":')),
+    chunk(tc(0, args='"Paris"}')),
+)
+"""Cut before the finish reason, arguments complete (truncate_parseable).
+Blocked: missing_terminal."""
+
+TRUNCATED = oai(chunk(tc(0, "call_1", "weather", '{"city":')), chunk(tc(0, args='"Par')))
+"""Cut inside the arguments (truncate).  Blocked."""
+
+RESENT_ID = oai(
+    chunk(tc(0, "call_1", "weather", '{"city":')),
+    chunk(tc(0, "call_1", "weather", '"Paris"}')),
+    END,
+)
+"""The same id and name sent again on a continuation (repeat_identity).
+The reference passes it."""
+
+TWICE = oai(
+    chunk(tc(0, "call_1", "weather", '{"city":"Paris"}')),
+    chunk(tc(0, args='{"city":"Paris"}')),
+    END,
+)
+"""Arguments sent twice (double_arguments).  Blocked: trailing_data."""
+
+LENGTH = oai(chunk(tc(0, "call_1", "weather", '{"city":"Paris"}')), chunk(finish="length"))
+"""Cut by the length limit (wrong_finish).  Blocked."""
+
+NULL_TOOL_CALLS = oai(
+    {"choices": [{"index": 0, "delta": {"content": None, "tool_calls": None}}]},
+    chunk(tc(0, "call_1", "weather", '{"city":"Paris"}')),
+    END,
+)
+"""A leading delta with ``"tool_calls": null``.  The reference passes it."""
+
+GAP = oai(chunk(tc(1, "call_1", "weather", '{"city":"Paris"}')), END)
+"""The first call at index 1 (gap_index).  Blocked: missing_slot."""
+
+DICT_ARGUMENTS = oai(chunk(tc(0, "call_1", "weather", {"city": "Paris"})), END)
+"""Arguments sent as an object (object_fragment).  Blocked."""
+
+INT_FRAGMENT = oai(
+    chunk(tc(0, "call_1", "weather", '{"city":')),
+    chunk(tc(0, args=5)),
+    chunk(tc(0, args='"x"}')),
+    END,
+)
+"""A non-string fragment (object_fragment).  Blocked: non_string_fragment."""
+
+UNPARSEABLE = oai(chunk(tc(0, "call_1", "weather", '{"city":]')), END)
+"""Malformed arguments (corrupt_json).  Blocked."""
+
+NO_NAME_SECOND = oai(
+    chunk(tc(0, "call_1", "weather", '{"city":"Paris"}')),
+    chunk(tc(1, "call_2", None, '{"city":"Rome"}')),
+    END,
+)
+"""The second call has no name (drop_name).  Blocked: missing_name."""
+
+MISTRAL_FRAGMENTS = oai(
+    chunk(tc(0, "Ab12Cd34E", "weather", '{"ci')),
+    chunk(tc(0, args='ty":"Paris"}')),
+    END,
+    profile="mistral",
+)
+"""Mistral: one call in two fragments at index 0, the id only on the first.
+The reference passes it."""
+
+MISTRAL_WHOLE = oai(
+    chunk(tc(id="Ab12Cd34E", name="weather", args='{"city":"Paris"}', omit_index=True)),
+    END,
+    profile="mistral",
+)
+"""Mistral: one whole call without an index.  The reference passes it."""
+
+TEXT_ONLY = oai(
+    {"choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hello"}}]},
+    chunk(finish="stop"),
+)
+"""No tool call at all.  The reference: not_applicable."""
+
+
+# -- Anthropic events ----------------------------------------------------------------
+
+
+def message_start() -> dict[str, Any]:
+    return {
+        "type": "message_start",
+        "message": {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "m",
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        },
+    }
+
+
+def tool_start(index: int, id: str, name: str = "weather") -> dict[str, Any]:
+    return {
+        "type": "content_block_start",
+        "index": index,
+        "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}},
+    }
+
+
+def json_delta(index: int, partial: Any) -> dict[str, Any]:
+    return {
+        "type": "content_block_delta",
+        "index": index,
+        "delta": {"type": "input_json_delta", "partial_json": partial},
+    }
+
+
+def block_stop(index: int) -> dict[str, Any]:
+    return {"type": "content_block_stop", "index": index}
+
+
+def message_end(stop_reason: str = "tool_use") -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": stop_reason, "stop_sequence": None},
+            "usage": {"output_tokens": 5},
+        },
+        {"type": "message_stop"},
+    ]
+
+
+def ant(*events: Any) -> dict[str, Any]:
+    return {"profile": "anthropic", "tool_schemas": SCHEMAS, "events": list(events)}
+
+
+ANT_PARALLEL = ant(
+    message_start(),
+    tool_start(0, "toolu_1"),
+    json_delta(0, '{"city":'),
+    json_delta(0, '"Paris"}'),
+    block_stop(0),
+    tool_start(1, "toolu_2"),
+    json_delta(1, '{"city":"Rome"}'),
+    block_stop(1),
+    *message_end(),
+)
+"""Valid: two tool_use blocks.  The reference passes it."""
+
+ANT_TRUNCATED = ant(
+    message_start(),
+    tool_start(0, "toolu_1"),
+    json_delta(0, '{"city":'),
+    json_delta(0, '"Paris"}'),
+)
+"""Cut after the arguments, before content_block_stop (truncate_parseable)."""
+
+ANT_REUSED_INDEX = ant(
+    message_start(),
+    tool_start(0, "toolu_1"),
+    json_delta(0, '{"city":"Paris"}'),
+    block_stop(0),
+    tool_start(0, "toolu_2"),
+    json_delta(0, '{"city":"Rome"}'),
+    block_stop(0),
+    *message_end(),
+)
+"""A second block started at index 0 (reuse_slot).  Blocked."""
+
+ANT_WHITESPACE_FIRST = ant(
+    message_start(),
+    tool_start(0, "toolu_1"),
+    json_delta(0, " "),
+    json_delta(0, '{"city":"Paris"}'),
+    block_stop(0),
+    *message_end(),
+)
+"""Valid, with a whitespace-only first delta (reencode).  The reference passes it."""
+
+ANT_OUT_OF_ORDER = ant(
+    message_start(),
+    tool_start(1, "toolu_2"),
+    json_delta(1, '{"city":"Rome"}'),
+    block_stop(1),
+    tool_start(0, "toolu_1"),
+    json_delta(0, '{"city":"Paris"}'),
+    block_stop(0),
+    *message_end(),
+)
+"""Blocks started out of index order (interleave).  The reference passes it
+(calls in index order)."""
+
+ANT_MAX_TOKENS = ant(
+    message_start(),
+    tool_start(0, "toolu_1"),
+    json_delta(0, '{"city":"Par'),
+    block_stop(0),
+    *message_end("max_tokens"),
+)
+"""Cut by max_tokens inside the arguments (wrong_finish).  Blocked."""
+
+ANT_ERROR = ant(
+    message_start(),
+    tool_start(0, "toolu_1"),
+    json_delta(0, '{"city":"Paris"}'),
+    {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+)
+"""An error event (provider_error).  Blocked."""
+
+
+# -- adapters for the library-free tests ----------------------------------------------
+
+
+class ScriptedAdapter(Adapter):
+    """Returns (or raises) whatever it was given, for every fixture."""
+
+    name = "scripted-test"
+    package = "json"
+    profiles = ("openai", "mistral")
+
+    def __init__(self, answer: AdapterResult | BaseException) -> None:
+        self.answer = answer
+
+    def available(self) -> bool:
+        return True
+
+    def run(self, fixture: Mapping[str, Any]) -> AdapterResult:
+        self.check_profile(fixture)
+        if isinstance(self.answer, BaseException):
+            raise self.answer
+        return self.answer
+
+
+def calls(*triples: tuple[Any, Any, Any]) -> tuple[AdapterCall, ...]:
+    return tuple(AdapterCall(id=i, name=n, arguments=a) for i, n, a in triples)
+
+
+def naive_accumulate(fixture: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A user accumulator (``tests.test_diff_support:naive_accumulate``):
+    joins fragments per index, hands everything over, never refuses."""
+    slots: dict[Any, dict[str, Any]] = {}
+    for body in fixture.get("chunks") or []:
+        for choice in body.get("choices") or []:
+            for entry in (choice.get("delta") or {}).get("tool_calls") or []:
+                slot = slots.setdefault(entry.get("index"), {"id": None, "name": None, "args": ""})
+                function = entry.get("function") or {}
+                slot["id"] = slot["id"] or entry.get("id")
+                slot["name"] = slot["name"] or function.get("name")
+                slot["args"] += function.get("arguments") or ""
+    return [{"id": s["id"], "name": s["name"], "arguments": s["args"]} for s in slots.values()]
+
+
+def refusing_accumulate(fixture: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A user accumulator that refuses every turn (raising = rejecting)."""
+    raise ValueError("refused")
+
+
+def write_case(
+    folder: Path, name: str, fixture: Mapping[str, Any], operators: list[str] | None = None
+) -> Path:
+    """A case file ``folder/name.json`` (with a ``meta`` when ``operators``)."""
+    case = dict(fixture)
+    if operators is not None:
+        case["meta"] = {"operators": operators}
+    path = folder / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(case, ensure_ascii=True, indent=2) + "\n", encoding="ascii")
+    return path

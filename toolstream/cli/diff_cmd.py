@@ -1,0 +1,169 @@
+"""``toolstream diff``: how real libraries' stream reassembly disagrees with the reference."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+from toolstream.cli.render import console
+from toolstream.diff import (
+    AdapterSpecError,
+    CorpusError,
+    DiffResult,
+    load_corpus,
+    resolve_adapters,
+    run_cases,
+)
+from toolstream.diff.render import counts_table, examples_table, summary_text
+from toolstream.diff.results import FAIL_ON, sort_examples
+
+WIDE = 200
+"""Width of the table output when stdout is not a terminal."""
+
+BUILT_IN = ("openai-python", "anthropic-python", "langchain-core", "litellm")
+
+
+@click.command(short_help="Run real libraries' stream reassembly over a corpus.")
+@click.argument("corpus", nargs=-1, required=True, metavar="CORPUS...")
+@click.option(
+    "--adapter",
+    "adapter_specs",
+    multiple=True,
+    metavar="NAME",
+    help="A built-in adapter (openai-python, anthropic-python, langchain-core, litellm)"
+    " or package.module:function. Repeatable. Default: every built-in adapter.",
+)
+@click.option(
+    "--adapter-command",
+    "commands",
+    multiple=True,
+    metavar="'CMD'",
+    help="An external adapter: fixture JSON on stdin, JSON list of calls on stdout,"
+    " non-zero exit = rejected. Repeatable.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="table: rich tables; json: one deterministic JSON object on stdout.",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(FAIL_ON),
+    default="unsafe",
+    show_default=True,
+    help="Exit 1 on any unsafe_accept (unsafe), on any classification other than"
+    " agree/not_run (any), or never.",
+)
+@click.option(
+    "--examples",
+    type=click.IntRange(min=0),
+    default=3,
+    show_default=True,
+    metavar="N",
+    help="Worst cases listed per adapter and classification (table format).",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes (the result is the same as a serial run).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=30.0,
+    show_default=True,
+    help="Seconds per case for --adapter-command; a longer run is an adapter_crash.",
+)
+@click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    help="No progress bar and no note about files left out (a skipped adapter is still named).",
+)
+def diff(
+    corpus: tuple[str, ...],
+    adapter_specs: tuple[str, ...],
+    commands: tuple[str, ...],
+    output_format: str,
+    fail_on: str,
+    examples: int,
+    jobs: int,
+    timeout: float,
+    quiet: bool,
+) -> None:
+    """Run adapters (shims over real libraries' own stream reassembly) over
+    every case of CORPUS (folders of *.json cases, or case files) and classify
+    each case per adapter against the reference verdict, recomputed:
+    agree, unsafe_accept, wrong_calls, false_reject, adapter_crash or not_run.
+
+    Exit status: 0, or 1 when --fail-on is met; 64 misuse (unknown adapter,
+    no such corpus, no case, no adapter able to run).
+    """
+    specs = list(adapter_specs) + [f"cmd:{c}" for c in commands]
+    if not specs:
+        specs = list(BUILT_IN)
+    for command in commands:
+        if not command.strip():
+            raise click.UsageError("--adapter-command needs a command")
+    try:
+        cases, unreadable = load_corpus(corpus)
+        loaded = resolve_adapters(specs, timeout=timeout)
+    except (CorpusError, AdapterSpecError) as error:
+        raise click.UsageError(str(error)) from None
+
+    err = console(stderr=True)
+    for item in loaded:
+        if item.adapter is None:
+            err.print(Text(f"skipped: {item.info.skipped}", style="yellow"))
+    if all(item.adapter is None for item in loaded):
+        raise click.UsageError("no adapter can run here (see the messages above)")
+    if unreadable and not quiet:
+        for bad in unreadable:
+            err.print(Text(f"not a case, left out: {bad.path}: {bad.error}", style="yellow"))
+
+    runnable = sum(1 for item in loaded if item.adapter is not None)
+    with Progress(
+        TextColumn("diff"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=quiet or not err.is_terminal,
+    ) as progress:
+        task = progress.add_task("diff", total=len(cases) * runnable)
+        results = run_cases(
+            cases,
+            loaded,
+            jobs=jobs,
+            timeout=timeout,
+            on_progress=lambda n: progress.advance(task, n),
+        )
+
+    result = DiffResult(
+        corpus=list(corpus),
+        adapters=[item.info for item in loaded],
+        cases=results,
+        unreadable=unreadable,
+    )
+    if output_format == "json":
+        sys.stdout.write(result.to_json())
+    else:
+        out = console()
+        if not out.is_terminal:
+            out.width = max(out.width, WIDE)  # a file or a pipe: do not fold paths
+        out.print(counts_table(result))
+        worst = sort_examples(result.examples(examples))
+        if worst:
+            out.print(examples_table(worst))
+        out.print(summary_text(result))
+    sys.exit(result.exit_code(fail_on))

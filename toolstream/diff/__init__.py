@@ -1,0 +1,182 @@
+"""``toolstream diff``: run real libraries' stream reassembly (the adapters of
+:mod:`toolstream.adapters`) over a corpus and classify, case by case, how each
+disagrees with the reference validator.  See ``docs/adapters.md``.
+
+Public API::
+
+    diff_corpus(paths, adapters, jobs=1, on_progress=None) -> DiffResult
+    diff_fixture(fixture, adapter) -> Outcome
+    still_disagrees(fixture, adapter, like=None) -> bool      # shrink predicate
+    disagreement(fixture, adapter) -> str | None              # its signature
+    CLASSIFICATIONS, AGREE, UNSAFE_ACCEPT, WRONG_CALLS, FALSE_REJECT,
+    ADAPTER_CRASH, NOT_RUN
+
+Importing this package imports no adapter library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from toolstream.adapters.base import Adapter
+from toolstream.diff.cases import (
+    NO_OPERATOR,
+    Case,
+    CorpusError,
+    Unreadable,
+    case_from_fixture,
+    load_corpus,
+    operator_of,
+)
+from toolstream.diff.classify import (
+    ADAPTER_CRASH,
+    AGREE,
+    CLASSIFICATIONS,
+    DISAGREEMENTS,
+    FALSE_REJECT,
+    NOT_RUN,
+    UNSAFE_ACCEPT,
+    WRONG_CALLS,
+    CallDifference,
+    Outcome,
+    classify_crash,
+    classify_result,
+)
+from toolstream.diff.results import FAIL_ON, DiffResult, Example
+from toolstream.diff.runner import (
+    AdapterInfo,
+    AdapterSpecError,
+    CaseResult,
+    LoadedAdapter,
+    reference_of,
+    resolve_adapters,
+    run_adapter,
+    run_cases,
+)
+
+__all__ = [
+    "ADAPTER_CRASH",
+    "AGREE",
+    "CLASSIFICATIONS",
+    "DISAGREEMENTS",
+    "FAIL_ON",
+    "FALSE_REJECT",
+    "NOT_RUN",
+    "NO_OPERATOR",
+    "UNSAFE_ACCEPT",
+    "WRONG_CALLS",
+    "AdapterInfo",
+    "AdapterSpecError",
+    "CallDifference",
+    "Case",
+    "CaseResult",
+    "CorpusError",
+    "DiffResult",
+    "Example",
+    "LoadedAdapter",
+    "Outcome",
+    "Unreadable",
+    "case_from_fixture",
+    "classify_crash",
+    "classify_result",
+    "diff_corpus",
+    "diff_fixture",
+    "disagreement",
+    "disagreement_predicate",
+    "load_corpus",
+    "operator_of",
+    "reference_of",
+    "resolve_adapters",
+    "run_adapter",
+    "run_cases",
+    "still_disagrees",
+]
+
+
+def diff_corpus(
+    paths: Sequence[str | Path],
+    adapters: Sequence[str],
+    *,
+    jobs: int = 1,
+    timeout: float = 30.0,
+    on_progress: Callable[[int], None] | None = None,
+) -> DiffResult:
+    """Run the adapters named by ``adapters`` (registry names,
+    ``package.module:function`` or ``cmd:COMMAND``) over every case of
+    ``paths``.  Raises :class:`CorpusError` / :class:`AdapterSpecError`."""
+    cases, unreadable = load_corpus(paths)
+    loaded = resolve_adapters(adapters, timeout=timeout)
+    results = run_cases(cases, loaded, jobs=jobs, timeout=timeout, on_progress=on_progress)
+    return DiffResult(
+        corpus=[Path(p).as_posix() for p in paths],
+        adapters=[a.info for a in loaded],
+        cases=results,
+        unreadable=unreadable,
+    )
+
+
+_INSTANCES: dict[str, Adapter] = {}
+
+
+def _adapter(adapter: str | Adapter) -> Adapter:
+    """An instance for a spec (cached), raising AdapterUnavailable when its
+    library is missing and AdapterSpecError for an unknown name."""
+    if isinstance(adapter, Adapter):
+        return adapter
+    if adapter not in _INSTANCES:
+        from toolstream.adapters.base import AdapterUnavailable
+
+        (loaded,) = resolve_adapters([adapter])
+        if loaded.adapter is None:
+            raise AdapterUnavailable(loaded.info.name, loaded.info.package or adapter, extra=None)
+        _INSTANCES[adapter] = loaded.adapter
+    return _INSTANCES[adapter]
+
+
+def diff_fixture(fixture: Mapping[str, Any], adapter: str | Adapter) -> Outcome:
+    """The outcome of one adapter on one fixture (``expect``/``meta``, if
+    present, are ignored; the reference verdict is recomputed)."""
+    case = case_from_fixture(fixture)
+    return run_adapter(_adapter(adapter), case, reference_of(case))
+
+
+def disagreement(fixture: Mapping[str, Any], adapter: str | Adapter) -> str | None:
+    """How ``adapter`` disagrees with the reference on ``fixture``
+    (:attr:`Outcome.signature`: e.g. ``"unsafe_accept"``,
+    ``"adapter_crash:TypeError"``, ``"wrong_calls:arguments-value"``), or
+    ``None`` when it agrees or did not run."""
+    return diff_fixture(fixture, adapter).signature
+
+
+def still_disagrees(
+    fixture: Mapping[str, Any], adapter: str | Adapter, like: str | None = None
+) -> bool:
+    """The predicate for ``toolstream shrink --adapter``: ``adapter`` still
+    disagrees with the reference on ``fixture``.  With ``like`` (the
+    :func:`disagreement` of the original case), only the same way: same
+    classification, same exception type for a crash, same differing fields
+    for wrong calls.  Raises ``AdapterUnavailable`` when the adapter's
+    library is missing."""
+    signature = disagreement(fixture, adapter)
+    if signature is None:
+        return False
+    return like is None or signature == like
+
+
+def disagreement_predicate(
+    original: Mapping[str, Any], adapter: str | Adapter
+) -> Callable[[Mapping[str, Any]], bool]:
+    """``still_disagrees`` pinned to the way ``adapter`` disagrees on
+    ``original``; raises ValueError when it does not disagree there."""
+    like = disagreement(original, adapter)
+    if like is None:
+        raise ValueError("the adapter agrees with the reference on the original fixture")
+    instance = _adapter(adapter)
+
+    def predicate(fixture: Mapping[str, Any]) -> bool:
+        return still_disagrees(fixture, instance, like)
+
+    predicate.__doc__ = f"the adapter still disagrees with the reference: {like}"
+    return predicate

@@ -1,0 +1,430 @@
+"""Classify what an adapter made of a fixture against the reference verdict.
+
+One fixture, one adapter, one :class:`Outcome`; its ``classification`` is one
+of :data:`CLASSIFICATIONS` (see ``docs/adapters.md``, "Classifications"):
+
+``not_run``
+    the adapter does not take the fixture's profile (or the library part it
+    needs for that profile is missing); nothing was compared.
+``adapter_crash``
+    the adapter raised something other than its documented rejection,
+    whatever the reference said.
+``unsafe_accept``
+    the reference does not pass the turn (``blocked`` or ``not_applicable``)
+    and the adapter *hands over* at least one call as valid.
+``false_reject``
+    the reference passes the turn and the adapter rejects it (its documented
+    refusal), or hands over only a correct part of the reference's calls and
+    flags the rest (or any call) invalid.
+``wrong_calls``
+    the reference passes the turn and the calls the adapter hands over differ
+    from the reference's client calls (count, order, ``id``, ``name`` or
+    arguments), each difference named in ``differences``.
+``agree``
+    everything else: the reference passes and the adapter hands over exactly
+    its calls; or the reference does not pass and the adapter hands over
+    nothing (it rejected the turn, produced no call, or flagged every call
+    invalid).
+
+A call is *handed over as valid* when it is in ``AdapterResult.calls`` of a
+result that is not ``rejected`` (calls listed in ``AdapterResult.invalid`` are
+not handed over).
+
+Arguments are compared in the form the library hands to the application:
+an adapter that reports a parsed value (``AdapterCall.input`` is not
+``NO_INPUT``: anthropic-python's ``tool_use.input``, langchain-core's
+``args``) is compared *by parsed value* with the reference's validated
+input; an adapter that hands over argument text (openai-python, litellm,
+command adapters) is compared *byte for byte* with the reference's
+reassembled text, and a difference says whether the two texts still parse to
+the same value ("bytes") or not ("value").
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from toolstream.adapters.base import (
+    LIBRARY_NOTE_PREFIX,
+    NO_INPUT,
+    AdapterCall,
+    AdapterResult,
+)
+from toolstream.report import CallReport, Report
+
+__all__ = [
+    "ADAPTER_CRASH",
+    "AGREE",
+    "CLASSIFICATIONS",
+    "DISAGREEMENTS",
+    "FALSE_REJECT",
+    "NOT_RUN",
+    "SEVERITY",
+    "UNSAFE_ACCEPT",
+    "WRONG_CALLS",
+    "CallDifference",
+    "Outcome",
+    "classify_crash",
+    "classify_result",
+    "json_safe",
+    "not_run",
+    "same_value",
+]
+
+AGREE: Final = "agree"
+UNSAFE_ACCEPT: Final = "unsafe_accept"
+WRONG_CALLS: Final = "wrong_calls"
+FALSE_REJECT: Final = "false_reject"
+ADAPTER_CRASH: Final = "adapter_crash"
+NOT_RUN: Final = "not_run"
+
+CLASSIFICATIONS: Final = (AGREE, UNSAFE_ACCEPT, WRONG_CALLS, FALSE_REJECT, ADAPTER_CRASH, NOT_RUN)
+"""Every classification, in the order tables and JSON list them."""
+
+DISAGREEMENTS: Final = (UNSAFE_ACCEPT, WRONG_CALLS, ADAPTER_CRASH, FALSE_REJECT)
+"""The non-agree classifications, worst first (the order "worst cases" use)."""
+
+SEVERITY: Final = {name: rank for rank, name in enumerate((*DISAGREEMENTS, AGREE, NOT_RUN))}
+"""Sort key: lower is worse."""
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
+_MAX_TEXT = 300
+
+
+def _clean(text: str, limit: int = _MAX_TEXT) -> str:
+    """One deterministic line: memory addresses masked, newlines folded, clipped."""
+    text = _ADDRESS.sub("0x?", " ".join(text.split()))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` as plain, finite JSON (non-finite floats and foreign objects
+    become strings), so a report never fails to serialize."""
+    if value is NO_INPUT:
+        return None
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    return _clean(repr(value), 120)
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equality of parsed JSON values: objects by key set (order ignored),
+    arrays element-wise, numbers by value (``1 == 1.0``), but ``true`` is not
+    ``1`` and a string is never a number."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and bool(a == b)
+
+
+@dataclass(frozen=True)
+class CallDifference:
+    """One way the handed-over calls differ from the reference's.
+
+    ``field``: ``count``, ``order``, ``id``, ``name`` or ``arguments``; ``kind`` for
+    ``arguments``: ``bytes`` (the texts differ but parse to the same value)
+    or ``value`` (the parsed values differ, or one side does not parse);
+    for the others it repeats ``field``.  ``call`` is the 0-based position
+    (``None`` for ``count`` and ``order``; ``order`` means the same calls
+    were handed over in another order, and lists the ids of both sides).
+    """
+
+    field: str
+    kind: str
+    call: int | None
+    adapter: Any
+    reference: Any
+
+    def describe(self) -> str:
+        if self.field == "count":
+            return f"{self.adapter} call(s) handed over, reference has {self.reference}"
+        if self.field == "order":
+            return (
+                f"the reference's calls in another order: adapter ids {_short(self.adapter)}"
+                f" vs reference {_short(self.reference)}"
+            )
+        what = {
+            "bytes": "arguments differ byte for byte (same parsed value)",
+            "value": "arguments differ by parsed value",
+        }.get(self.kind, f"{self.field} differs")
+        return (
+            f"call {self.call}: {what}: adapter {_short(self.adapter)}"
+            f" vs reference {_short(self.reference)}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "field": self.field,
+            "kind": self.kind,
+            "call": self.call,
+            "adapter": json_safe(self.adapter),
+            "reference": json_safe(self.reference),
+        }
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    if value is NO_INPUT:
+        return "(nothing)"
+    try:
+        text = json.dumps(json_safe(value), ensure_ascii=True, separators=(",", ":"))
+    except (TypeError, ValueError):  # pragma: no cover - json_safe makes it JSON
+        text = repr(value)
+    return _clean(text, limit)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one adapter made of one fixture, judged against the reference.
+
+    ``detail``: one human line (deterministic).  ``handed``: the calls handed
+    over as valid; ``invalid``: calls the library flagged invalid;
+    ``error``: ``"Type: message"`` of a crash; ``in_library``: whether the
+    crash was raised inside the library (``False``: by the shim itself).
+    """
+
+    classification: str
+    detail: str = ""
+    differences: tuple[CallDifference, ...] = ()
+    handed: tuple[AdapterCall, ...] = ()
+    invalid: tuple[str, ...] = ()
+    rejected: bool = False
+    error: str | None = None
+    error_type: str | None = None
+    in_library: bool | None = None
+    finish_reason: str | None = None
+
+    @property
+    def disagrees(self) -> bool:
+        return self.classification in DISAGREEMENTS
+
+    @property
+    def signature(self) -> str | None:
+        """How the adapter disagrees, precisely enough to keep a shrink on one
+        bug: the classification, plus the exception type of a crash, or the
+        sorted set of differing fields (and argument kinds) of wrong calls.
+        ``None`` when it does not disagree."""
+        if not self.disagrees:
+            return None
+        if self.classification == ADAPTER_CRASH:
+            return f"{ADAPTER_CRASH}:{self.error_type}"
+        if self.classification == WRONG_CALLS:
+            parts = sorted(
+                {
+                    d.field if d.field != "arguments" else f"arguments-{d.kind}"
+                    for d in self.differences
+                }
+            )
+            return f"{WRONG_CALLS}:{','.join(parts)}"
+        return self.classification
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"classification": self.classification, "detail": self.detail}
+        if self.classification == NOT_RUN:
+            return out
+        if self.error is not None:
+            out["error"] = self.error
+            out["raised_inside_library"] = self.in_library
+            return out
+        out["rejected"] = self.rejected
+        out["calls"] = [
+            {
+                "id": json_safe(c.id),
+                "name": json_safe(c.name),
+                "arguments": json_safe(c.arguments),
+                **({"input": json_safe(c.input)} if c.input is not NO_INPUT else {}),
+            }
+            for c in self.handed
+        ]
+        if self.invalid:
+            out["invalid"] = list(self.invalid)
+        out["finish_reason"] = self.finish_reason
+        if self.differences:
+            out["differences"] = [d.to_dict() for d in self.differences]
+        return out
+
+
+def not_run(reason: str) -> Outcome:
+    return Outcome(NOT_RUN, _clean(reason))
+
+
+def classify_crash(error: BaseException) -> Outcome:
+    """An adapter raised something other than its documented rejection."""
+    notes = [n for n in getattr(error, "__notes__", ()) if isinstance(n, str)]
+    library_notes = [n for n in notes if n.startswith(LIBRARY_NOTE_PREFIX)]
+    in_library = bool(library_notes)
+    text = _clean(f"{type(error).__name__}: {error}")
+    where = (
+        "inside " + library_notes[-1][len(LIBRARY_NOTE_PREFIX) :]
+        if in_library
+        else "in the adapter shim"
+    )
+    return Outcome(
+        ADAPTER_CRASH,
+        detail=_clean(f"{type(error).__name__} raised {where}: {error}"),
+        error=text,
+        error_type=type(error).__name__,
+        in_library=in_library,
+    )
+
+
+def classify_result(report: Report, result: AdapterResult) -> Outcome:
+    """Judge an adapter's result against the reference verdict ``report``."""
+    handed: tuple[AdapterCall, ...] = () if result.rejected else tuple(result.calls)
+    invalid = () if result.rejected else tuple(result.invalid)
+    common: dict[str, Any] = {
+        "handed": handed,
+        "invalid": invalid,
+        "rejected": result.rejected,
+        "finish_reason": result.finish_reason,
+    }
+    reason = _clean(result.reason or "rejected") if result.rejected else ""
+
+    if report.status != "pass":
+        verdict = (
+            report.status if not report.codes else f"{report.status} ({', '.join(report.codes)})"
+        )
+        if handed:
+            names = ", ".join(_short(c.name, 30) for c in handed)
+            return Outcome(
+                UNSAFE_ACCEPT,
+                detail=_clean(f"hands over {len(handed)} call(s) [{names}]; reference: {verdict}"),
+                **common,
+            )
+        if result.rejected:
+            detail = f"rejected ({reason})"
+        elif invalid:
+            detail = f"flags {len(invalid)} call(s) invalid, hands over none"
+        else:
+            detail = "hands over no call"
+        return Outcome(AGREE, detail=_clean(detail), **common)
+
+    reference = report.client_calls()
+    if result.rejected:
+        return Outcome(FALSE_REJECT, detail=f"rejected: {reason}", **common)
+    differences = compare_calls(handed, reference)
+    if not differences:
+        if invalid:
+            return Outcome(
+                FALSE_REJECT,
+                detail=_clean(
+                    f"hands over the reference's calls but flags {len(invalid)} more invalid"
+                ),
+                **common,
+            )
+        return Outcome(AGREE, detail=f"same {len(handed)} call(s)", **common)
+    if invalid and _is_subsequence(handed, reference):
+        return Outcome(
+            FALSE_REJECT,
+            detail=_clean(
+                f"flags {len(invalid)} call(s) invalid; hands over {len(handed)} of the"
+                f" reference's {len(reference)}"
+            ),
+            **common,
+        )
+    return Outcome(
+        WRONG_CALLS,
+        detail=_clean("; ".join(d.describe() for d in differences)),
+        differences=differences,
+        **common,
+    )
+
+
+def compare_calls(
+    handed: Sequence[AdapterCall], reference: Sequence[CallReport]
+) -> tuple[CallDifference, ...]:
+    """Every difference.  When the adapter hands over exactly the
+    reference's calls in another order, that is the one difference
+    (``order``); otherwise calls are compared position by position."""
+    out: list[CallDifference] = []
+    if len(handed) == len(reference) and handed:
+        permutation = _permutation(handed, reference)
+        if permutation is not None and permutation != list(range(len(reference))):
+            return (
+                CallDifference(
+                    "order",
+                    "order",
+                    None,
+                    [c.id for c in handed],
+                    [reference[i].id for i in range(len(reference))],
+                ),
+            )
+    if len(handed) != len(reference):
+        out.append(CallDifference("count", "count", None, len(handed), len(reference)))
+    for position, (mine, ref) in enumerate(zip(handed, reference, strict=False)):
+        out.extend(_call_differences(position, mine, ref))
+    return tuple(out)
+
+
+def _call_differences(position: int, mine: AdapterCall, ref: CallReport) -> list[CallDifference]:
+    out = []
+    if mine.id != ref.id or type(mine.id) is not type(ref.id):
+        out.append(CallDifference("id", "id", position, mine.id, ref.id))
+    if mine.name != ref.name or type(mine.name) is not type(ref.name):
+        out.append(CallDifference("name", "name", position, mine.name, ref.name))
+    argument = _argument_difference(position, mine, ref)
+    if argument is not None:
+        out.append(argument)
+    return out
+
+
+def _argument_difference(
+    position: int, mine: AdapterCall, ref: CallReport
+) -> CallDifference | None:
+    if mine.input is not NO_INPUT:
+        # the library hands the application a parsed value: compare values
+        if same_value(mine.input, ref.input):
+            return None
+        return CallDifference("arguments", "value", position, mine.input, ref.input)
+    # the library hands over the argument text: compare it byte for byte
+    if isinstance(mine.arguments, str) and mine.arguments == ref.arguments:
+        return None
+    parsed: Any = NO_INPUT
+    if isinstance(mine.arguments, str):
+        try:
+            parsed = json.loads(mine.arguments)
+        except (ValueError, RecursionError):
+            parsed = NO_INPUT
+    kind = "bytes" if parsed is not NO_INPUT and same_value(parsed, ref.input) else "value"
+    return CallDifference("arguments", kind, position, mine.arguments, ref.arguments)
+
+
+def _same_call(mine: AdapterCall, ref: CallReport) -> bool:
+    return not _call_differences(0, mine, ref)
+
+
+def _permutation(
+    handed: Sequence[AdapterCall], reference: Sequence[CallReport]
+) -> list[int] | None:
+    """For each handed-over call, the position of an equal reference call
+    (each used once), or ``None`` when some call has no equal."""
+    free = list(range(len(reference)))
+    out = []
+    for mine in handed:
+        match = next((i for i in free if _same_call(mine, reference[i])), None)
+        if match is None:
+            return None
+        free.remove(match)
+        out.append(match)
+    return out
+
+
+def _is_subsequence(handed: Sequence[AdapterCall], reference: Sequence[CallReport]) -> bool:
+    """Every handed-over call equals a reference call, in the reference's order."""
+    refs = iter(reference)
+    return all(any(_same_call(mine, ref) for ref in refs) for mine in handed)

@@ -1,0 +1,197 @@
+"""The results of a diff run: counts per operator per adapter, the worst
+cases, the exit status, and the deterministic JSON form."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from toolstream.diff.cases import NO_OPERATOR, Unreadable
+from toolstream.diff.classify import (
+    ADAPTER_CRASH,
+    AGREE,
+    CLASSIFICATIONS,
+    DISAGREEMENTS,
+    FALSE_REJECT,
+    NOT_RUN,
+    SEVERITY,
+    UNSAFE_ACCEPT,
+    WRONG_CALLS,
+    Outcome,
+)
+from toolstream.diff.runner import AdapterInfo, CaseResult
+
+__all__ = [
+    "FAIL_ON",
+    "FORMAT",
+    "SHORT",
+    "DiffResult",
+    "Example",
+]
+
+FORMAT: Final = "toolstream-diff/1"
+"""The ``format`` member of the JSON output; bumped on incompatible changes."""
+
+FAIL_ON: Final = ("unsafe", "any", "never")
+
+SHORT: Final = {
+    AGREE: "agree",
+    UNSAFE_ACCEPT: "unsafe",
+    WRONG_CALLS: "wrong",
+    FALSE_REJECT: "reject",
+    ADAPTER_CRASH: "crash",
+    NOT_RUN: "not run",
+}
+"""Short labels for table cells."""
+
+
+@dataclass(frozen=True)
+class Example:
+    adapter: str
+    classification: str
+    case: CaseResult
+    outcome: Outcome
+
+
+@dataclass
+class DiffResult:
+    """Everything ``toolstream diff`` found.  ``cases`` keep the corpus order."""
+
+    corpus: list[str]
+    adapters: list[AdapterInfo]
+    cases: list[CaseResult]
+    unreadable: list[Unreadable] = field(default_factory=list)
+
+    # -- queries ---------------------------------------------------------------
+
+    @property
+    def ran(self) -> list[AdapterInfo]:
+        return [a for a in self.adapters if a.ran]
+
+    @property
+    def skipped(self) -> list[AdapterInfo]:
+        return [a for a in self.adapters if not a.ran]
+
+    def operators(self) -> list[str]:
+        """Operators present, sorted by name, ``(none)`` last."""
+        names = {c.operator for c in self.cases}
+        return sorted(names - {NO_OPERATOR}) + ([NO_OPERATOR] if NO_OPERATOR in names else [])
+
+    def counts(self, adapter: str, operator: str | None = None) -> dict[str, int]:
+        """Classification -> number of cases (every classification present,
+        zeros included), over one operator or (``None``) all."""
+        out = dict.fromkeys(CLASSIFICATIONS, 0)
+        for case in self.cases:
+            if operator is not None and case.operator != operator:
+                continue
+            outcome = case.outcomes.get(adapter)
+            if outcome is not None:
+                out[outcome.classification] += 1
+        return out
+
+    def found(self, classification: str) -> int:
+        """How many (case, adapter) pairs got ``classification``."""
+        return sum(
+            1
+            for case in self.cases
+            for outcome in case.outcomes.values()
+            if outcome.classification == classification
+        )
+
+    def disagreements(self) -> int:
+        return sum(self.found(c) for c in DISAGREEMENTS)
+
+    def exit_code(self, fail_on: str) -> int:
+        """1 when ``fail_on`` is met (``unsafe``: any ``unsafe_accept``;
+        ``any``: any classification other than ``agree``/``not_run``),
+        otherwise 0."""
+        if fail_on == "never":
+            return 0
+        if fail_on == "unsafe":
+            return 1 if self.found(UNSAFE_ACCEPT) else 0
+        if fail_on == "any":
+            return 1 if self.disagreements() else 0
+        raise ValueError(f"--fail-on must be one of {', '.join(FAIL_ON)}, got {fail_on!r}")
+
+    def examples(self, per: int = 3) -> list[Example]:
+        """The worst cases: for each adapter (in the order given) and each
+        non-agree classification (worst first), up to ``per`` cases, taken
+        from as many different operators as possible (operators in name
+        order, cases in path order)."""
+        out: list[Example] = []
+        if per <= 0:
+            return out
+        for info in self.ran:
+            for classification in DISAGREEMENTS:
+                by_operator: dict[str, list[CaseResult]] = {}
+                for case in self.cases:
+                    outcome = case.outcomes.get(info.name)
+                    if outcome is not None and outcome.classification == classification:
+                        by_operator.setdefault(case.operator, []).append(case)
+                queues = [
+                    sorted(by_operator[op], key=lambda c: c.path) for op in sorted(by_operator)
+                ]
+                picked: list[CaseResult] = []
+                depth = 0
+                while len(picked) < per and any(depth < len(q) for q in queues):
+                    for queue in queues:
+                        if depth < len(queue) and len(picked) < per:
+                            picked.append(queue[depth])
+                    depth += 1
+                out.extend(
+                    Example(info.name, classification, case, case.outcomes[info.name])
+                    for case in picked
+                )
+        return out
+
+    def first(self, adapter: str, operator: str, classification: str) -> CaseResult | None:
+        """The first case (by path) of ``operator`` that ``adapter`` classified so."""
+        matches = [
+            c
+            for c in self.cases
+            if c.operator == operator
+            and (o := c.outcomes.get(adapter)) is not None
+            and o.classification == classification
+        ]
+        return min(matches, key=lambda c: c.path) if matches else None
+
+    # -- output ----------------------------------------------------------------
+
+    def to_dict(self, *, cases: bool = True) -> dict[str, Any]:
+        names = [a.name for a in self.ran]
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "corpus": list(self.corpus),
+            "classifications": list(CLASSIFICATIONS),
+            "adapters": [a.to_dict() for a in self.adapters],
+            "cases_total": len(self.cases),
+            "totals": {name: self.counts(name) for name in names},
+            "counts": {
+                name: {op: self.counts(name, op) for op in self.operators()} for name in names
+            },
+            "unreadable": [{"path": u.path, "error": u.error} for u in self.unreadable],
+        }
+        if cases:
+            out["cases"] = [c.to_dict() for c in self.cases]
+        return out
+
+    def to_json(self, *, cases: bool = True) -> str:
+        """Deterministic: same corpus, same adapters and versions, same bytes."""
+        return json.dumps(self.to_dict(cases=cases), ensure_ascii=True, indent=2) + "\n"
+
+
+def cell(counts: dict[str, int]) -> str:
+    """``"20 unsafe, 5 crash"``: the non-zero counts, in classification order
+    (worst first, then agree, then not run)."""
+    order = sorted(CLASSIFICATIONS, key=lambda c: SEVERITY[c])
+    parts = [f"{counts[c]} {SHORT[c]}" for c in order if counts.get(c)]
+    return ", ".join(parts) if parts else "-"
+
+
+def sort_examples(examples: Sequence[Example]) -> list[Example]:
+    return sorted(
+        examples,
+        key=lambda e: (SEVERITY[e.classification], e.adapter, e.case.operator, e.case.path),
+    )

@@ -1,0 +1,300 @@
+"""Running adapters over cases: the reference verdict, each adapter's outcome.
+
+Every case is judged by the reference validator (recomputed here, never taken
+from the case's ``expect``): a case file's raw bytes with
+:func:`toolstream.validate_bytes`, an in-memory fixture with
+:func:`toolstream.validate`.  Each adapter is then fed a private deep copy of
+the fixture (an adapter may mutate it) and its outcome classified with
+:mod:`toolstream.diff.classify`.
+
+An adapter whose library is not importable is *skipped* (reported, not run);
+one that does not take a case's profile gives ``not_run`` for that case.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolstream.adapters.base import (
+    Adapter,
+    AdapterCall,
+    AdapterUnavailable,
+    UnsupportedProfile,
+)
+from toolstream.api import validate, validate_bytes
+from toolstream.diff.cases import Case, Unreadable
+from toolstream.diff.classify import Outcome, classify_crash, classify_result, not_run
+from toolstream.report import Report
+
+__all__ = [
+    "AdapterInfo",
+    "AdapterSpecError",
+    "CaseResult",
+    "LoadedAdapter",
+    "reference_of",
+    "resolve_adapters",
+    "run_adapter",
+    "run_cases",
+]
+
+
+class AdapterSpecError(ValueError):
+    """An ``--adapter`` value names no adapter (a usage error)."""
+
+
+@dataclass(frozen=True)
+class AdapterInfo:
+    """An adapter as asked for: ``spec`` (what was given), ``name`` (its
+    column in reports), the library ``version`` it drives, the ``profiles``
+    it takes, and ``skipped`` (why it did not run) when its library is
+    missing."""
+
+    spec: str
+    name: str
+    package: str | None
+    version: str | None
+    profiles: tuple[str, ...]
+    skipped: str | None = None
+
+    @property
+    def ran(self) -> bool:
+        return self.skipped is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "spec": self.spec,
+            "package": self.package,
+            "version": self.version,
+            "profiles": list(self.profiles),
+            "skipped": self.skipped,
+        }
+
+
+@dataclass(frozen=True)
+class LoadedAdapter:
+    info: AdapterInfo
+    adapter: Adapter | None
+
+
+def _resolve_one(spec: str, timeout: float) -> Adapter:
+    from toolstream.adapters.registry import resolve_adapter
+
+    added = None
+    if ":" in spec and not spec.startswith("cmd:") and os.getcwd() not in sys.path:
+        # ``package.module:function`` of the project toolstream runs in
+        added = os.getcwd()
+        sys.path.insert(0, added)
+    try:
+        return resolve_adapter(spec, timeout=timeout)
+    except KeyError as error:
+        raise AdapterSpecError(str(error.args[0] if error.args else error)) from None
+    except AdapterUnavailable:
+        raise
+    except ValueError as error:  # malformed spec, attribute missing, not callable
+        raise AdapterSpecError(str(error)) from None
+    finally:
+        if added is not None and added in sys.path:
+            sys.path.remove(added)
+
+
+def resolve_adapters(specs: Sequence[str], *, timeout: float = 30.0) -> list[LoadedAdapter]:
+    """Resolve ``--adapter`` values (registry names, ``package.module:function``,
+    ``cmd:COMMAND``).  Raises :class:`AdapterSpecError` for one that names no
+    adapter; an adapter whose library is missing comes back skipped."""
+    out: list[LoadedAdapter] = []
+    names: set[str] = set()
+    for spec in specs:
+        try:
+            adapter = _resolve_one(spec, timeout)
+        except AdapterUnavailable as error:
+            info = AdapterInfo(spec, spec, getattr(error, "package", None), None, (), str(error))
+            out.append(LoadedAdapter(info, None))
+            continue
+        if adapter.name in names:
+            raise AdapterSpecError(f"adapter {adapter.name!r} given twice")
+        names.add(adapter.name)
+        package = getattr(adapter, "package", None) or None
+        skipped = None
+        if not adapter.available():
+            skipped = _missing_message(adapter)
+        info = AdapterInfo(
+            spec=spec,
+            name=adapter.name,
+            package=package,
+            version=adapter.library_version() if skipped is None else None,
+            profiles=tuple(adapter.profiles),
+            skipped=skipped,
+        )
+        out.append(LoadedAdapter(info, adapter if skipped is None else None))
+    return out
+
+
+def _missing_message(adapter: Adapter) -> str:
+    package = getattr(adapter, "package", "") or ""
+    if adapter.name.startswith("cmd:"):
+        argv = getattr(adapter, "argv", [""])
+        return f"program {argv[0]!r} not found or not executable"
+    extra = getattr(adapter, "extra", None)
+    how = f"pip install 'toolstream[{extra}]'" if extra else f"pip install {package}"
+    return (
+        f"adapter {adapter.name!r} needs {package!r}, which is not importable;"
+        f" install it with: {how}"
+    )
+
+
+def reference_of(case: Case) -> Report:
+    """The reference verdict, recomputed."""
+    if case.data is not None:
+        return validate_bytes(case.data)
+    return validate(dict(case.fixture))
+
+
+def run_adapter(adapter: Adapter, case: Case, report: Report) -> Outcome:
+    """Feed one case to one adapter and classify what it did."""
+    profile = case.profile
+    if profile not in adapter.profiles:
+        return not_run(
+            f"{adapter.name} takes profiles {', '.join(adapter.profiles)}; case has {profile!r}"
+        )
+    fixture = copy.deepcopy(dict(case.fixture))
+    # libraries log warnings about hostile input (litellm: "Unmapped
+    # finish_reason ..."); they would flood a corpus run and say nothing the
+    # outcome does not
+    previous = logging.root.manager.disable
+    logging.disable(logging.WARNING)
+    try:
+        result = adapter.run(fixture)
+    except UnsupportedProfile as error:
+        return not_run(str(error))
+    except AdapterUnavailable as error:  # a library needed for this profile only
+        return not_run(str(error))
+    except Exception as error:
+        return classify_crash(error)
+    finally:
+        logging.disable(previous)
+    return classify_result(report, result)
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """One case: where it is, its operator and profile, the reference's
+    verdict, and one outcome per adapter that ran (keyed by adapter name)."""
+
+    path: str
+    operator: str
+    profile: str | None
+    status: str
+    codes: tuple[str, ...]
+    outcomes: Mapping[str, Outcome] = field(default_factory=dict)
+    calls: tuple[AdapterCall, ...] = ()
+    """The reference's client calls when it passes (``input``: the validated value)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        reference: dict[str, Any] = {"status": self.status, "codes": list(self.codes)}
+        if self.status == "pass":
+            reference["calls"] = [
+                {"id": c.id, "name": c.name, "arguments": c.arguments} for c in self.calls
+            ]
+        return {
+            "path": self.path,
+            "operator": self.operator,
+            "profile": self.profile,
+            "reference": reference,
+            "results": {name: self.outcomes[name].to_dict() for name in sorted(self.outcomes)},
+        }
+
+
+def _judge(case: Case, adapters: Sequence[tuple[str, Adapter]]) -> CaseResult:
+    report = reference_of(case)
+    outcomes = {name: run_adapter(adapter, case, report) for name, adapter in adapters}
+    return CaseResult(
+        path=case.path,
+        operator=case.operator,
+        profile=case.profile,
+        status=report.status,
+        codes=tuple(report.codes),
+        outcomes=outcomes,
+        calls=tuple(
+            AdapterCall(id=c.id, name=c.name, arguments=c.arguments, input=c.input)
+            for c in report.client_calls()
+        )
+        if report.status == "pass"
+        else (),
+    )
+
+
+Progress = Callable[[int], None]
+"""Called with the number of (case, adapter) runs just finished."""
+
+_BATCH = 40
+
+# -- worker processes (``jobs > 1``) ------------------------------------------
+
+_WORKER_ADAPTERS: list[tuple[str, Adapter]] = []
+
+
+def _worker_init(specs: list[tuple[str, str]], timeout: float, path: list[str]) -> None:
+    for entry in reversed(path):
+        if entry not in sys.path:
+            sys.path.insert(0, entry)
+    _WORKER_ADAPTERS.clear()
+    for name, spec in specs:
+        _WORKER_ADAPTERS.append((name, _resolve_one(spec, timeout)))
+
+
+def _worker_batch(batch: list[Case]) -> list[CaseResult]:
+    return [_judge(case, _WORKER_ADAPTERS) for case in batch]
+
+
+def run_cases(
+    cases: Sequence[Case],
+    adapters: Sequence[LoadedAdapter],
+    *,
+    jobs: int = 1,
+    timeout: float = 30.0,
+    on_progress: Progress | None = None,
+) -> list[CaseResult]:
+    """Judge every case with every adapter that is not skipped, in case order.
+
+    ``jobs > 1`` spreads batches of cases over that many worker processes
+    (started fresh, each resolving the adapters again from their specs); the
+    result is the same as a serial run.
+    """
+    live = [(a.info.name, a.adapter) for a in adapters if a.adapter is not None]
+    width = max(len(live), 1)
+    if jobs <= 1 or len(cases) <= _BATCH:
+        out = []
+        for case in cases:
+            out.append(_judge(case, live))
+            if on_progress is not None:
+                on_progress(width)
+        return out
+
+    import multiprocessing
+
+    specs = [(a.info.name, a.info.spec) for a in adapters if a.adapter is not None]
+    batches = [list(cases[i : i + _BATCH]) for i in range(0, len(cases), _BATCH)]
+    results: list[list[CaseResult]] = []
+    with ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_worker_init,
+        initargs=(specs, timeout, [os.getcwd(), *sys.path]),
+    ) as pool:
+        for batch, done in zip(batches, pool.map(_worker_batch, batches), strict=True):
+            results.append(done)
+            if on_progress is not None:
+                on_progress(len(batch) * width)
+    return [result for done in results for result in done]
+
+
+def unreadable_dicts(unreadable: Sequence[Unreadable]) -> list[dict[str, str]]:
+    return [{"path": u.path, "error": u.error} for u in unreadable]

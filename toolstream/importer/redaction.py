@@ -1,0 +1,198 @@
+"""The redaction gate: no credential reaches a written fixture.
+
+Everything that will be written (the stream, ``tool_schemas``, ``request``,
+``meta``) is scanned with :mod:`toolstream.capture.redact`.  Tool-call
+arguments are also scanned *reassembled*: a streamed call splits a secret
+across fragments (``{"passwo`` + ``rd": "hunter2"}``), where no single string
+holds it.  Such a secret is reported at its first fragment, with the others
+listed; ``--redact`` replaces it fragment-wise, so that the reassembled
+arguments read ``[REDACTED:<kind>]`` exactly as a whole-string redaction
+would (and restated arguments, which are redacted whole, still match).
+
+A :class:`Secret` never holds the secret: ``preview`` is at most its first
+4 characters.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from toolstream.capture.redact import _find as find_spans  # the scanner's own span finder
+from toolstream.capture.redact import preview, redact
+
+Token = str | int
+
+
+@dataclass(frozen=True)
+class Secret:
+    """A credential found: where (JSON pointer), what kind, a short preview."""
+
+    path: str
+    kind: str
+    preview: str
+    fragments: tuple[str, ...] = ()
+    """For a secret split across argument fragments: the other fragments."""
+
+    def to_meta(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": self.path, "kind": self.kind}
+        if self.fragments:
+            out["also_in"] = list(self.fragments)
+        return out
+
+    def describe(self) -> str:
+        more = ""
+        if self.fragments:
+            more = f" (split over {len(self.fragments) + 1} fragments)"
+        return f"{self.path}{more}: {self.kind} {self.preview}"
+
+
+def pointer(tokens: tuple[Token, ...]) -> str:
+    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+
+
+def scan_fixture(fixture: dict[str, Any], profile: str, stream_key: str) -> list[Secret]:
+    """Every credential the fixture would carry (nothing is changed)."""
+    return redact_fixture(fixture, profile, stream_key)[1]
+
+
+def redact_fixture(
+    fixture: dict[str, Any], profile: str, stream_key: str
+) -> tuple[dict[str, Any], list[Secret]]:
+    """A copy of ``fixture`` with every credential replaced, and the secrets."""
+    work = copy.deepcopy(fixture)
+    found: list[Secret] = []
+    stream = work.get(stream_key)
+    if isinstance(stream, list):
+        for sites in _argument_groups(stream, profile):
+            found.extend(_redact_group(work, stream_key, sites))
+    cleaned, hits = redact(work)
+    found.extend(Secret(h.path, h.kind, h.preview) for h in hits)
+    found.sort(key=lambda s: _order(s.path))
+    return cleaned, found
+
+
+# -- arguments split across fragments -------------------------------------------
+
+Site = tuple[tuple[Token, ...], str]
+"""Where a fragment's text lives inside the stream, and the text."""
+
+
+def _redact_group(work: dict[str, Any], stream_key: str, sites: list[Site]) -> list[Secret]:
+    joined = "".join(text for _, text in sites)
+    spans = find_spans(joined)
+    if not spans:
+        return []
+    bounds: list[tuple[int, int]] = []
+    offset = 0
+    for _, text in sites:
+        bounds.append((offset, offset + len(text)))
+        offset += len(text)
+    secrets: list[Secret] = []
+    # new text per site, built from the spans that touch it
+    cuts: dict[int, list[tuple[int, int, str | None]]] = {}
+    for start, end, kind in spans:
+        touched = [i for i, (lo, hi) in enumerate(bounds) if lo < end and start < hi]
+        if not touched:  # pragma: no cover - a span lies inside the joined text
+            continue
+        paths = [pointer((stream_key, *sites[i][0])) for i in touched]
+        secrets.append(Secret(paths[0], kind, preview(joined[start:end]), tuple(paths[1:])))
+        for rank, i in enumerate(touched):
+            lo, _ = bounds[i]
+            local = (max(start, lo) - lo, min(end, bounds[i][1]) - lo)
+            cuts.setdefault(i, []).append((*local, f"[REDACTED:{kind}]" if rank == 0 else None))
+    for i, pieces in cuts.items():
+        tokens, text = sites[i]
+        out: list[str] = []
+        at = 0
+        for lo, hi, marker in sorted(pieces):
+            out.append(text[at:lo])
+            if marker is not None:
+                out.append(marker)
+            at = hi
+        out.append(text[at:])
+        _set(work[stream_key], tokens, "".join(out))
+    return secrets
+
+
+def _set(root: Any, tokens: tuple[Token, ...], value: str) -> None:
+    node = root
+    for token in tokens[:-1]:
+        node = node[token]
+    node[tokens[-1]] = value
+
+
+def _argument_groups(stream: list[Any], profile: str) -> list[list[Site]]:
+    """The argument fragments of each call, in stream order."""
+    groups: dict[Any, list[Site]] = {}
+    for key, site in _sites(stream, profile):
+        groups.setdefault(key, []).append(site)
+    return list(groups.values())
+
+
+def _sites(stream: list[Any], profile: str) -> Iterator[tuple[Any, Site]]:
+    for pos, event in enumerate(stream):
+        if not isinstance(event, dict):
+            continue
+        if profile in ("openai", "mistral"):
+            yield from _chat_sites(pos, event)
+        elif profile == "anthropic":
+            delta = event.get("delta")
+            if (
+                event.get("type") == "content_block_delta"
+                and isinstance(delta, dict)
+                and delta.get("type") == "input_json_delta"
+                and isinstance(delta.get("partial_json"), str)
+            ):
+                site = ((pos, "delta", "partial_json"), delta["partial_json"])
+                yield _hashable(event.get("index")), site
+        elif profile == "openai-responses":
+            kind = event.get("type")
+            text = event.get("delta")
+            if kind == "response.function_call_arguments.delta" and isinstance(text, str):
+                yield _hashable(event.get("item_id")), ((pos, "delta"), event["delta"])
+            elif kind == "response.output_item.added":
+                item = event.get("item")
+                if isinstance(item, dict) and isinstance(item.get("arguments"), str):
+                    yield _hashable(item.get("id")), ((pos, "item", "arguments"), item["arguments"])
+        elif profile == "bedrock":
+            body = event.get("contentBlockDelta")
+            delta = body.get("delta") if isinstance(body, dict) else None
+            tool = delta.get("toolUse") if isinstance(delta, dict) else None
+            if isinstance(tool, dict) and isinstance(tool.get("input"), str):
+                key = _hashable(body.get("contentBlockIndex")) if isinstance(body, dict) else None
+                yield key, ((pos, "contentBlockDelta", "delta", "toolUse", "input"), tool["input"])
+
+
+def _chat_sites(pos: int, chunk: dict[str, Any]) -> Iterator[tuple[Any, Site]]:
+    choices = chunk.get("choices")
+    if not isinstance(choices, list):
+        return
+    for c, choice in enumerate(choices):
+        delta = choice.get("delta") if isinstance(choice, dict) else None
+        calls = delta.get("tool_calls") if isinstance(delta, dict) else None
+        if not isinstance(calls, list):
+            continue
+        for j, call in enumerate(calls):
+            function = call.get("function") if isinstance(call, dict) else None
+            if not isinstance(function, dict) or not isinstance(function.get("arguments"), str):
+                continue
+            if "index" in call:
+                key: Any = ("slot", _hashable(choice.get("index")), _hashable(call["index"]))
+            else:  # a whole call without index (Mistral): a group of its own
+                key = ("whole", pos, c, j)
+            where = (pos, "choices", c, "delta", "tool_calls", j, "function", "arguments")
+            yield key, (where, function["arguments"])
+
+
+def _hashable(value: Any) -> Any:
+    return value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
+
+
+def _order(path: str) -> list[tuple[int, Any]]:
+    out: list[tuple[int, Any]] = []
+    for token in path.split("/")[1:]:
+        out.append((0, int(token)) if token.isdigit() else (1, token))
+    return out
