@@ -409,3 +409,42 @@ def test_a_blocked_slot_absorbs_later_profile_errors() -> None:
         ]
     )
     assert validate(fixture).codes == ["identity_collision"]
+
+
+def test_an_error_in_one_entry_does_not_cost_the_rest_of_the_chunk() -> None:
+    # Found by the generator agreement property: the finish_reason in the same
+    # chunk as a broken entry must still end the other slot.
+    fixture = openai(
+        [
+            chunk(call(0, "a", "weather", '{"city":"A"}')),
+            chunk(
+                call(1, "b", "weather", {}),
+                call(2, "c", "weather", '{"city":"C"}'),
+                finish="tool_calls",
+            ),
+        ]
+    )
+    report = validate(fixture)
+    assert report.codes == ["non_string_fragment"]
+    assert [c.state for c in report.calls] == ["validated", "blocked", "validated"]
+
+
+def test_duplicate_id_counts_earlier_blocked_calls() -> None:
+    fixture = openai(
+        [
+            chunk(call(0, "a", "weather", '{"city":')),
+            chunk(call(0, args={})),
+            chunk(call(1, "a", "weather", '{"city":"B"}'), finish="tool_calls"),
+        ]
+    )
+    assert validate(fixture).codes == ["duplicate_id", "non_string_fragment"]
+
+
+def test_tool_use_reason_in_a_choice_without_calls() -> None:
+    fixture = openai(
+        [
+            chunk(call(0, "a", "weather", '{"city":"A"}'), finish="tool_calls", choice=0),
+            chunk(finish="tool_calls", choice=1),
+        ]
+    )
+    assert validate(fixture).codes == ["terminal_without_calls"]

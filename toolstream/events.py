@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from toolstream.findings import ProtocolError
+
 SlotKey = tuple[int, int]
 
 CLIENT = "client"
@@ -111,4 +113,14 @@ class Stop:
     scope: int
 
 
-Event = Open | Fragment | Restate | End | Finish | Begin | Stop
+@dataclass(slots=True)
+class Rejected:
+    """A part of a chunk the profile could not translate (one ``tool_calls``
+    entry of several, say).  The machine raises ``error`` in stream order, so
+    the rest of the chunk is still applied."""
+
+    pos: int
+    error: ProtocolError
+
+
+Event = Open | Fragment | Restate | End | Finish | Begin | Stop | Rejected

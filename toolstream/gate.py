@@ -106,9 +106,17 @@ class Gate:
                 )
             )
             return
+        apply = self._turn.apply
         try:
             for event in self._profile.feed(item, pos):
-                self._turn.apply(event)
+                try:
+                    apply(event)
+                except ProtocolError as error:
+                    # A rule broken by one event does not cost the chunk's
+                    # other events (another call's fragment, the finish reason).
+                    self._record(error)
+                    if error.fatal:
+                        return
         except ProtocolError as error:
             self._record(error)
 
@@ -178,6 +186,12 @@ class Gate:
         schema_problems: dict[str, ProtocolError | None] = {}
         for key in sorted(turn.slots):
             slot = turn.slots[key]
+            earlier = None
+            if slot.kind == CLIENT and slot.id is not None:
+                # Any earlier call counts, whatever became of it.
+                earlier = seen_ids.setdefault(slot.id, key)
+                if earlier == key:
+                    earlier = None
             if slot.state is State.ACCUMULATING:
                 try:
                     slot.step(Input.EOF, None)
@@ -187,7 +201,7 @@ class Gate:
             if slot.kind != CLIENT or slot.state is not State.TERMINAL:
                 continue
             try:
-                self._check_call(slot, seen_ids, schema_problems)
+                self._check_call(slot, earlier, schema_problems)
             except ProtocolError as error:
                 if error.key is None:
                     error.key = slot.key
@@ -197,25 +211,23 @@ class Gate:
             else:
                 slot.step(Input.ACCEPT, None)
         self._check_gaps()
-        self._check_scopes(bool(client))
+        self._check_scopes()
 
     def _check_call(
         self,
         slot: Slot,
-        seen_ids: dict[str, SlotKey],
+        earlier: SlotKey | None,
         schema_problems: dict[str, ProtocolError | None],
     ) -> None:
         if slot.id is None:
             raise ProtocolError(Code.MISSING_ID, "call reached its terminal without an id")
         if slot.name is None:
             raise ProtocolError(Code.MISSING_NAME, "call reached its terminal without a name")
-        earlier = seen_ids.get(slot.id)
         if earlier is not None:
             raise ProtocolError(
                 Code.DUPLICATE_ID,
                 f"id {slot.id[:40]!r} is also the id of slot {earlier[1]}",
             )
-        seen_ids[slot.id] = slot.key
         text = "".join(slot.parts)
         if slot.initial_input is not None:
             # Anthropic: the start block's input stands when no delta carried text.
@@ -285,7 +297,7 @@ class Gate:
                     )
                     break
 
-    def _check_scopes(self, has_calls: bool) -> None:
+    def _check_scopes(self) -> None:
         turn = self._turn
         calls_by_scope = {s.key[0] for s in turn.slots.values() if s.kind == CLIENT}
         for number in sorted(turn.scopes):
@@ -301,7 +313,7 @@ class Gate:
                             event=finish.pos,
                         )
                     )
-                if finish.claims_tools and not has_calls:
+                if finish.claims_tools and number not in calls_by_scope:
                     self._record(
                         ProtocolError(
                             Code.TERMINAL_WITHOUT_CALLS,

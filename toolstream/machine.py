@@ -46,6 +46,7 @@ from toolstream.events import (
     Finish,
     Fragment,
     Open,
+    Rejected,
     Restate,
     SlotKey,
     Stop,
@@ -191,6 +192,7 @@ class Turn:
             Finish: self._finish,
             Begin: self._begin,
             Stop: self._stop,
+            Rejected: self._rejected,
         }
 
     def scope(self, number: int) -> Scope:
@@ -246,6 +248,9 @@ class Turn:
                     event=event.pos,
                 )
             slot.parts.append(text)
+
+    def _rejected(self, event: Rejected) -> None:
+        raise event.error
 
     def _restate(self, event: Restate) -> None:
         slot = self.slots.get(event.key)

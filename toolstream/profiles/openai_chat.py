@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from toolstream.events import CLIENT, Event, Finish, Fragment, Open, SlotKey
+from toolstream.events import CLIENT, Event, Finish, Fragment, Open, Rejected, SlotKey
 from toolstream.findings import Code, ProtocolError
 from toolstream.profiles._base import Profile, describe, optional_text, slot_index
 
@@ -118,7 +118,12 @@ class OpenAIChat(Profile):
                         fatal=True,
                     )
                 for call in calls:
-                    yield from self._call(number, call, pos)
+                    try:
+                        yield from self._call(number, call, pos)
+                    except ProtocolError as error:
+                        if error.fatal:
+                            raise
+                        yield Rejected(pos, error)
         reason = choice.get("finish_reason")
         if reason is not None:
             if type(reason) is not str:

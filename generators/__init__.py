@@ -1,0 +1,44 @@
+"""Adversarial generator: labelled mutants of valid streamed tool-call turns.
+
+Hypothesis strategies that take a valid fixture (OpenAI, Mistral or
+Anthropic) and draw a mutant together with its label: the verdict the
+reference validator must give (status, exact set of finding codes, and for a
+passing mutant the exact calls).  Labels come from the operators' own
+semantics, never from running the validator; the property tests hold the
+two oracles against each other.  See ``docs/generators.md``.
+
+Public API::
+
+    mutants(seed_fixture, operators=None) -> SearchStrategy[Mutant]
+    sample(seed_fixture, *, count, seed, operators=None) -> list[Mutant]
+    valid_turns(profile, tool_schemas, max_calls=3) -> SearchStrategy[dict]
+    OPERATORS: name -> OperatorInfo (.profiles, .preserving, .code, ...)
+    Operator (str enum of the names), Label, Mutant, GENERATOR_VERSION
+"""
+
+from __future__ import annotations
+
+from generators._internal.api import applicable, mutants, sample
+from generators._internal.labels import Label, Mutant
+from generators._internal.model import ModelError
+from generators._internal.operators import REGISTRY as OPERATORS
+from generators._internal.operators import Operator, OperatorInfo
+from generators._internal.scratch import valid_turns
+
+GENERATOR_VERSION = "1.1.0"
+"""Bumped whenever the same (seed, operators, Hypothesis seed) may draw
+different mutants or labels."""
+
+__all__ = [
+    "GENERATOR_VERSION",
+    "OPERATORS",
+    "Label",
+    "ModelError",
+    "Mutant",
+    "Operator",
+    "OperatorInfo",
+    "applicable",
+    "mutants",
+    "sample",
+    "valid_turns",
+]

@@ -1,0 +1,220 @@
+"""Valid turns built from scratch for given tool schemas, so that the property
+tests do not depend on the three seeds."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hypothesis import strategies as st
+
+from generators._internal import jsontext as jt
+from generators._internal.model import DEFAULT_CHUNK, MISSING, Block, Call, Step, Turn, render
+from generators._internal.schemas import unicode_text_chars, values
+
+_ID_CHARS = st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_ID_PREFIX = {"openai": "call_", "mistral": "", "anthropic": "toolu_"}
+
+
+def valid_turns(
+    profile: str, tool_schemas: Mapping[str, Any], max_calls: int = 3
+) -> st.SearchStrategy[dict[str, Any]]:
+    """Passing fixtures for ``profile`` calling 1..``max_calls`` of the tools
+    in ``tool_schemas`` (parallel calls), with arguments drawn from each
+    tool's schema (Unicode-rich strings; the schemas must use the keywords
+    of :data:`generators._internal.schemas.GENERATED_KEYWORDS`) and
+    serialized in a drawn style, fragmented at drawn points.
+
+    OpenAI: role chunk, fragmented calls, ``finish_reason: "tool_calls"``,
+    maybe a usage chunk.  Mistral: whole calls without ``index`` (or, drawn,
+    indexed fragments).  Anthropic: ``message_start``, maybe a text block,
+    ``tool_use`` blocks with start input ``{}``, ``message_delta`` with
+    ``tool_use``, ``message_stop``.
+
+    Shrinks toward: one call of the first tool, the simplest valid
+    arguments, compact text in one fragment, no optional noise.
+    """
+    if profile not in ("openai", "mistral", "anthropic"):
+        raise ValueError(f"unknown profile {profile!r}")
+    if not tool_schemas:
+        raise ValueError("tool_schemas is empty")
+    if max_calls < 1:
+        raise ValueError("max_calls must be at least 1")
+    return _turns(profile, dict(tool_schemas), max_calls)
+
+
+@st.composite
+def _turns(draw: Any, profile: str, schemas: dict[str, Any], max_calls: int) -> dict[str, Any]:
+    names = list(schemas)
+    count = draw(st.integers(1, max_calls))
+    calls: list[Call] = []
+    ids: set[str] = set()
+    for index in range(count):
+        name = draw(st.sampled_from(names))
+        value = draw(values(schemas[name]))
+        if not isinstance(value, dict):
+            raise ValueError(f"schema of {name!r} does not describe an object")
+        if draw(st.booleans()):
+            text = jt.dumps(jt.draw_reorder(draw, value), **jt.draw_style(draw))
+        else:
+            text = jt.dumps(value, item_sep=", ", key_sep=": ")
+        suffix = draw(st.text(_ID_CHARS, min_size=1, max_size=10))
+        id_ = _ID_PREFIX[profile] + suffix
+        while id_ in ids:
+            id_ += "x"
+        ids.add(id_)
+        calls.append(
+            Call(
+                choice=0,
+                index=index,
+                id=id_,
+                name=name,
+                expected=text,
+                type_field=profile == "openai",
+                indexed=profile != "mistral",
+            )
+        )
+    if profile == "anthropic":
+        turn = _anthropic(draw, calls, schemas)
+    else:
+        turn = _chat(draw, profile, calls, schemas)
+    return render(turn)
+
+
+def _chat(draw: Any, profile: str, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    steps: list[Step] = []
+    if draw(st.booleans()):
+        steps.append(
+            Step(
+                "raw",
+                raw={
+                    **{k: v for k, v in DEFAULT_CHUNK.items() if k != "choices"},
+                    "choices": [
+                        {
+                            "index": 0,
+                            "delta": {"role": "assistant", "content": ""},
+                            "finish_reason": None,
+                        }
+                    ],
+                },
+            )
+        )
+    fragmented = profile == "openai" or draw(st.booleans())
+    for call in calls:
+        assert call.expected is not None
+        if fragmented:
+            pieces = jt.draw_split(draw, call.expected)
+            call.indexed = True
+        else:
+            pieces = [call.expected]
+        for n, piece in enumerate(pieces):
+            steps.append(
+                Step("frag", target=call, text=piece, carries_id=n == 0, carries_name=n == 0)
+            )
+    join = profile == "mistral" and draw(st.booleans())
+    steps.append(Step("finish", text="tool_calls", join=join))
+    if draw(st.booleans()):
+        steps.append(
+            Step(
+                "raw",
+                raw={
+                    **{k: v for k, v in DEFAULT_CHUNK.items() if k != "choices"},
+                    "choices": [],
+                    "usage": {"prompt_tokens": 20, "completion_tokens": 10, "total_tokens": 30},
+                },
+            )
+        )
+    return Turn(
+        profile=profile,
+        tool_schemas=schemas,
+        request={"tool_choice": "auto"},
+        steps=steps,
+        calls=calls,
+        chunk_template=None,
+    )
+
+
+def _anthropic(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    steps: list[Step] = [
+        Step(
+            "begin",
+            raw={
+                "type": "message_start",
+                "message": {
+                    "id": "msg_gen",
+                    "type": "message",
+                    "role": "assistant",
+                    "model": "gen-model",
+                    "content": [],
+                    "stop_reason": None,
+                    "stop_sequence": None,
+                    "usage": {"input_tokens": 10, "output_tokens": 1},
+                },
+            },
+        )
+    ]
+    blocks: list[Block] = []
+    if draw(st.booleans()):
+        block = Block(index=0)
+        blocks.append(block)
+        for call in calls:
+            call.index += 1
+        steps.append(
+            Step(
+                "start",
+                target=block,
+                raw={
+                    "type": "content_block_start",
+                    "index": 0,
+                    "content_block": {"type": "text", "text": ""},
+                },
+            )
+        )
+        steps.append(
+            Step(
+                "delta",
+                target=block,
+                raw={
+                    "type": "content_block_delta",
+                    "index": 0,
+                    "delta": {
+                        "type": "text_delta",
+                        "text": draw(st.text(unicode_text_chars, max_size=20)),
+                    },
+                },
+            )
+        )
+        steps.append(Step("stop", target=block))
+    for call in calls:
+        assert call.expected is not None
+        call.start_input = {}
+        steps.append(Step("start", target=call))
+        if call.expected == "{}" and draw(st.booleans()):
+            pass  # the start input {} stands
+        else:
+            for piece in jt.draw_split(draw, call.expected):
+                steps.append(Step("frag", target=call, text=piece))
+        steps.append(Step("stop", target=call))
+    steps.append(
+        Step(
+            "finish",
+            text="tool_use",
+            raw={
+                "type": "message_delta",
+                "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+                "usage": {"output_tokens": 30},
+            },
+        )
+    )
+    steps.append(Step("mstop", raw={"type": "message_stop"}))
+    for call in calls:
+        if call.start_input is MISSING:
+            call.start_input = {}
+    return Turn(
+        profile="anthropic",
+        tool_schemas=schemas,
+        request=None,
+        steps=steps,
+        calls=calls,
+        blocks=blocks,
+    )

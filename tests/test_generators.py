@@ -1,0 +1,493 @@
+"""The adversarial generator on its own: model, operators, labels, API.
+
+These tests never run the validator (``tests/test_generators_agreement.py``
+holds the two oracles against each other).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, find, given, settings
+from hypothesis import strategies as st
+
+import generators
+from generators import OPERATORS, Label, Mutant, Operator, mutants, sample, valid_turns
+from generators._internal import jsontext as jt
+from generators._internal.model import parse, reassemble, render
+from generators._internal.schemas import violation_sites
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = {
+    p.stem: json.loads(p.read_text("utf-8"))
+    for p in sorted((ROOT / "corpus/seeds").glob("*.json"))
+    if json.loads(p.read_text("utf-8"))["profile"] in ("openai", "mistral", "anthropic")
+}
+SETTINGS = settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+    ],
+)
+
+
+def seed_calls(seed: dict[str, Any]) -> list[dict[str, str]]:
+    turn = parse(seed)
+    return [{"id": c.id, "name": c.name, "arguments": c.expected} for c in turn.slot_calls()]
+
+
+def stream(fixture: dict[str, Any]) -> list[Any]:
+    return fixture["events"] if fixture["profile"] == "anthropic" else fixture["chunks"]
+
+
+# -- model -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(SEEDS))
+def test_seed_round_trips_through_the_model(name: str) -> None:
+    seed = SEEDS[name]
+    want = {k: v for k, v in seed.items() if k not in ("meta", "expect")}
+    assert render(parse(seed)) == want
+
+
+def test_seed_calls_are_reassembled() -> None:
+    assert seed_calls(SEEDS["openai-parallel"]) == [
+        {
+            "id": "call_w1",
+            "name": "get_weather",
+            "arguments": '{"city": "São Paulo", "unit": "celsius"}',
+        },
+        {"id": "call_t1", "name": "get_time", "arguments": '{"timezone": "America/Sao_Paulo"}'},
+    ]
+    # The start-only Anthropic call: compact JSON of its input.
+    assert seed_calls(SEEDS["anthropic-text-and-tools"])[1]["arguments"] == "{}"
+
+
+def test_the_generator_does_not_import_the_validator() -> None:
+    code = (
+        "import generators, sys; "
+        "bad = [m for m in sys.modules if m == 'toolstream' or m.startswith('toolstream.')]; "
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+# -- JSON text helpers -------------------------------------------------------------
+
+
+@SETTINGS
+@given(st.data())
+def test_reencoded_text_parses_to_the_same_value(data: st.DataObject) -> None:
+    value = data.draw(generators._internal.schemas.values(_RICH["rich"]))
+    text = jt.dumps(jt.draw_reorder(data.draw, value), **jt.draw_style(data.draw))
+    assert json.loads(text) == value
+
+
+def test_escape_cuts_cover_surrogate_halves() -> None:
+    text = '{"e": "\\ud83d\\ude00"}'
+    cuts = jt.escape_cuts(text)
+    start = text.index("\\ud83d")
+    assert start + 6 in cuts  # between the two halves
+    assert start + 1 in cuts  # right after the backslash
+    assert start + 3 in cuts  # inside the hex digits
+
+
+@SETTINGS
+@given(st.data())
+def test_split_concatenates_back(data: st.DataObject) -> None:
+    text = data.draw(st.text(max_size=40))
+    pieces = jt.draw_split(data.draw, text)
+    assert "".join(pieces) == text
+
+
+# -- labels and records ------------------------------------------------------------
+
+
+def test_label_rules() -> None:
+    with pytest.raises(ValueError):
+        Label("blocked", ("b", "a"))
+    with pytest.raises(ValueError):
+        Label("pass", ())
+    with pytest.raises(ValueError):
+        Label("blocked", ())
+    label = Label("pass", (), ({"id": "a", "name": "b", "arguments": "{}"},))
+    assert label.to_dict() == {
+        "status": "pass",
+        "codes": [],
+        "calls": [{"id": "a", "name": "b", "arguments": "{}"}],
+    }
+    assert Label("blocked", ("x",)).to_dict() == {"status": "blocked", "codes": ["x"]}
+
+
+@pytest.mark.parametrize("name", sorted(SEEDS))
+def test_mutant_records_round_trip_json(name: str) -> None:
+    for mutant in sample(SEEDS[name], count=20, seed=7):
+        data = json.loads(mutant.to_json())
+        assert Mutant.from_dict(data) == mutant
+        assert "expect" not in mutant.fixture and "meta" not in mutant.fixture
+        assert mutant.fixture["profile"] == SEEDS[name]["profile"]
+        # The fixture is plain JSON: no raw surrogate can sneak in.
+        json.dumps(mutant.fixture, ensure_ascii=False).encode("utf-8")
+
+
+# -- registry ------------------------------------------------------------------------
+
+
+def test_registry_matches_the_enum_and_is_documented() -> None:
+    assert list(OPERATORS) == [o.value for o in Operator]
+    assert len(OPERATORS) == 35
+    for name, entry in OPERATORS.items():
+        assert entry.name == name
+        assert set(entry.profiles) <= {"openai", "mistral", "anthropic"} and entry.profiles
+        assert entry.preserving == (entry.code is None)
+        doc = entry.doc
+        for part in ("Reproduces", "Label", "Shrinks toward"):
+            assert part in doc, (name, part)
+    assert OPERATORS["prefill_input"].profiles == ("anthropic",)
+    assert "anthropic" not in OPERATORS["second_choice"].profiles
+    assert "anthropic" not in OPERATORS["delay_identity"].profiles
+    assert isinstance(generators.GENERATOR_VERSION, str)
+
+
+def test_inapplicable_operators_are_excluded() -> None:
+    openai, mistral, anthropic = (
+        SEEDS["openai-parallel"],
+        SEEDS["mistral-whole-call"],
+        SEEDS["anthropic-text-and-tools"],
+    )
+    assert sample(openai, count=3, seed=0, operators=["prefill_input"]) == []
+    assert sample(anthropic, count=3, seed=0, operators=["second_choice"]) == []
+    assert sample(mistral, count=3, seed=0, operators=["interleave"]) == []
+    assert sample(mistral, count=3, seed=0, operators=["duplicate_id"]) == []
+    assert "interleave" not in generators.applicable(mistral)
+    with pytest.raises(ValueError):
+        sample(openai, count=1, seed=0, operators=["no_such_operator"])
+
+
+# -- every operator: its own label rule --------------------------------------------------
+
+SEED_OPS = [
+    (seed, name)
+    for seed in sorted(SEEDS)
+    for name in OPERATORS
+    if name in generators.applicable(SEEDS[seed])
+]
+
+
+def featured_of(mutant: Mutant) -> str:
+    """The corpus's rule: the last breaking operator, else the last one."""
+    breaking = [n for n in mutant.operators if not OPERATORS[n].preserving]
+    return breaking[-1] if breaking else mutant.operators[-1]
+
+
+@pytest.mark.parametrize(("seed", "name"), SEED_OPS)
+def test_operator_label_rule(seed: str, name: str) -> None:
+    entry = OPERATORS[name]
+    calls = seed_calls(SEEDS[seed])
+
+    @SETTINGS
+    @given(mutants(SEEDS[seed], [name]))
+    def check(mutant: Mutant) -> None:
+        assert featured_of(mutant) == name
+        assert [n for n in mutant.operators if not OPERATORS[n].preserving] == (
+            [] if entry.preserving else [name]
+        )
+        label = mutant.label
+        if entry.preserving:
+            assert label.status == "pass"
+            assert label.calls is not None
+            assert [(c["id"], c["name"]) for c in label.calls] == [
+                (c["id"], c["name"]) for c in calls
+            ]
+            for got, want in zip(label.calls, calls, strict=True):
+                assert json.loads(got["arguments"]) == json.loads(want["arguments"])
+            if not {"reencode", "whole_call"} & set(mutant.operators):
+                assert list(label.calls) == calls
+        elif name in ("truncate", "truncate_parseable"):
+            # missing_slot joins when an interleaving opened a later slot first.
+            assert label in (
+                Label("blocked", ("missing_terminal",)),
+                Label("blocked", ("missing_slot", "missing_terminal")),
+                *(
+                    [Label("not_applicable", ()), Label("not_applicable", ("missing_terminal",))]
+                    if name == "truncate"
+                    else []
+                ),
+            )
+            if "missing_slot" in label.codes:
+                assert "interleave" in mutant.operators
+        else:
+            assert label == Label("blocked", (entry.code,))
+
+    check()
+
+
+@pytest.mark.parametrize("name", [n for n, e in OPERATORS.items() if not e.preserving])
+def test_each_breaking_operator_labels_its_code(name: str) -> None:
+    found = []
+    for seed in SEEDS.values():
+        found += sample(seed, count=10, seed=1, operators=[name])
+    assert found
+    assert any(m.label.status == "blocked" and OPERATORS[name].code in m.label.codes for m in found)
+
+
+def test_truncate_before_tool_activity_is_not_applicable() -> None:
+    statuses = set()
+    for seed in SEEDS.values():
+        for mutant in sample(seed, count=40, seed=3, operators=["truncate"]):
+            statuses.add(mutant.label.status)
+            if mutant.label.status == "not_applicable":
+                assert parse(mutant.fixture).calls == []
+    assert statuses == {"blocked", "not_applicable"}
+
+
+def test_truncate_parseable_cuts_where_the_arguments_parse() -> None:
+    mutant = sample(SEEDS["openai-parallel"], count=1, seed=0, operators=["truncate_parseable"])[0]
+    last = mutant.fixture["chunks"][-1]["choices"][0]
+    assert last["finish_reason"] is None
+    turn = parse({**mutant.fixture, "chunks": mutant.fixture["chunks"]})
+    assert any(jt.parses(reassemble(turn, c)) for c in turn.calls)
+
+
+def _escaped_seed() -> dict[str, Any]:
+    seed = json.loads(json.dumps(SEEDS["openai-parallel"]))
+    seed["tool_schemas"] = {"echo": {"type": "object"}}
+    seed["chunks"] = [
+        {
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {
+                        "tool_calls": [
+                            {
+                                "index": 0,
+                                "id": "call_e",
+                                "type": "function",
+                                "function": {
+                                    "name": "echo",
+                                    "arguments": '{"e": "\\ud83d\\ude00\\u00e9"}',
+                                },
+                            }
+                        ]
+                    },
+                    "finish_reason": "tool_calls",
+                }
+            ]
+        }
+    ]
+    return seed
+
+
+def test_refragment_reaches_inside_escapes() -> None:
+    """Cuts land right after a backslash, inside the hex digits of
+    ``\\uXXXX`` and between the two halves of an escaped astral character
+    (the arguments text is ASCII escapes, not raw surrogates)."""
+    seed = _escaped_seed()
+    seen: set[str] = set()
+    for mutant in sample(seed, count=150, seed=5, operators=["refragment"]):
+        assert mutant.label.calls is not None
+        text = mutant.label.calls[0]["arguments"]
+        turn = parse(mutant.fixture)
+        pieces = turn.fragments(turn.calls[0])
+        assert "".join(pieces) == text
+        found = re.search(r"\\u[dD]83[dD]\\u", text)
+        if found is None:
+            continue
+        pair = found.start()
+        at = 0
+        for piece in pieces[:-1]:
+            at += len(piece)
+            if at - pair in (1, 3, 6):
+                seen.add({1: "backslash", 3: "hex", 6: "halves"}[at - pair])
+    assert seen == {"backslash", "hex", "halves"}
+
+
+# -- composition -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(SEEDS))
+def test_composed_labels(name: str) -> None:
+    """A composition's label is the union of independent codes; a slot's
+    code is its earliest broken rule; final operators stand alone."""
+
+    @SETTINGS
+    @given(mutants(SEEDS[name]))
+    def check(mutant: Mutant) -> None:
+        breaking = [n for n in mutant.operators if not OPERATORS[n].preserving]
+        if not breaking:
+            assert mutant.label.status == "pass"
+            return
+        if len(breaking) > 1:
+            assert all(OPERATORS[n].combinable for n in breaking)
+            assert set(mutant.label.codes) == {OPERATORS[n].code for n in breaking}
+        assert mutant.label.status in ("blocked", "not_applicable")
+
+    check()
+
+
+def test_multi_operator_mutants_exist() -> None:
+    sizes = [
+        len([n for n in m.operators if not OPERATORS[n].preserving])
+        for m in sample(SEEDS["openai-parallel"], count=300, seed=11)
+    ]
+    assert max(sizes) >= 2
+
+
+# -- sample ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(SEEDS))
+def test_sample_is_deterministic_and_distinct(name: str) -> None:
+    first = sample(SEEDS[name], count=60, seed=42)
+    second = sample(SEEDS[name], count=60, seed=42)
+    dump = lambda ms: json.dumps([m.to_dict() for m in ms], sort_keys=False)  # noqa: E731
+    assert dump(first) == dump(second)
+    keys = [json.dumps(m.fixture, sort_keys=False) for m in first]
+    assert len(keys) == len(set(keys)) == 60
+    other = sample(SEEDS[name], count=60, seed=43)
+    assert dump(other) != dump(first)
+
+
+def test_sample_per_operator_is_deterministic() -> None:
+    seed = SEEDS["openai-parallel"]
+    for name in ("refragment", "corrupt_json", "truncate"):
+        a = sample(seed, count=15, seed=3, operators=[name])
+        b = sample(seed, count=15, seed=3, operators=[name])
+        assert [m.to_json() for m in a] == [m.to_json() for m in b]
+        assert all(featured_of(m) == name for m in a)
+
+
+def test_sample_has_no_repeats() -> None:
+    found = sample(SEEDS["mistral-whole-call"], count=300, seed=0, operators=["bad_index"])
+    keys = [json.dumps(m.fixture) for m in found]
+    assert len(keys) == len(set(keys)) == 300
+
+
+def test_sample_1000_timing(capsys: pytest.CaptureFixture[str]) -> None:
+    start = time.perf_counter()
+    found = sample(SEEDS["openai-parallel"], count=1000, seed=2024)
+    elapsed = time.perf_counter() - start
+    assert len(found) == 1000
+    with capsys.disabled():
+        print(f"\nsample(openai-parallel, count=1000): {elapsed:.2f}s")
+    assert elapsed < 60
+
+
+# -- from scratch --------------------------------------------------------------------------
+
+_RICH: dict[str, Any] = {
+    "rich": {
+        "type": "object",
+        "properties": {
+            "text": {"type": "string", "minLength": 1, "maxLength": 6},
+            "count": {"type": "integer", "minimum": -5, "maximum": 5},
+            "ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+            "flag": {"type": "boolean"},
+            "mode": {"enum": ["a", "b", "ü"]},
+            "fixed": {"const": "k"},
+            "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}, "maxItems": 3},
+            "point": {"$ref": "#/$defs/point"},
+            "maybe": {"type": ["string", "null"]},
+            "either": {"anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 2}]},
+            "code": {"type": "string", "pattern": "^[A-Z]{2}[0-9]{2}$"},
+        },
+        "required": ["text", "count"],
+        "additionalProperties": False,
+        "$defs": {
+            "point": {
+                "type": "object",
+                "properties": {"x": {"type": "number"}, "y": {"type": "integer"}},
+                "required": ["x", "y"],
+                "additionalProperties": False,
+            }
+        },
+    },
+    "no_args": {"type": "object", "properties": {}, "additionalProperties": False},
+    "open": {"type": "object", "properties": {"q": {"type": "string"}}},
+}
+RICH_SCHEMAS = _RICH
+
+
+@pytest.mark.parametrize("profile", ["openai", "mistral", "anthropic"])
+def test_valid_turns_model_back(profile: str) -> None:
+    @SETTINGS
+    @given(valid_turns(profile, RICH_SCHEMAS))
+    def check(fixture: dict[str, Any]) -> None:
+        turn = parse(fixture)
+        assert 1 <= len(turn.calls) <= 3
+        assert len({c.id for c in turn.calls}) == len(turn.calls)
+        for call in turn.calls:
+            value = jt.loads(call.expected)
+            assert isinstance(value, dict)
+            assert not violation_sites({"type": "object"}, value) or True
+        assert render(turn) == fixture
+
+    check()
+
+
+def test_valid_turns_rejects_bad_arguments() -> None:
+    with pytest.raises(ValueError):
+        valid_turns("nope", RICH_SCHEMAS)
+    with pytest.raises(ValueError):
+        valid_turns("openai", {})
+
+
+# -- generator bugs found by the agreement property (fixed; see REGRESSIONS) ---------------
+
+
+def test_truncate_label_sees_gaps_left_by_an_interleaving() -> None:
+    from generators._internal.operators import _prefix_label
+
+    seed = json.loads(json.dumps(SEEDS["anthropic-text-and-tools"]))
+    events = seed["events"]
+    # Start block 2 (sync_now) before block 1, then cut right after it.
+    start2 = next(e for e in events if e.get("index") == 2 and e["type"] == "content_block_start")
+    events.remove(start2)
+    at = next(n for n, e in enumerate(events) if e.get("index") == 1)
+    events.insert(at, start2)
+    turn = parse(seed)
+    assert _prefix_label(turn, at + 1) == Label("blocked", ("missing_slot", "missing_terminal"))
+
+
+def test_schema_violations_keep_the_arguments_an_object() -> None:
+    schema = {"type": "object", "enum": [{}], "properties": {"a": {"type": "string"}}}
+    sites = violation_sites(schema, {"a": "x"})
+    assert all(path for path, kind, _ in sites if kind in ("type", "enum", "const"))
+    assert ((), "type", "object") not in sites
+
+
+def test_profiles_the_generator_does_not_model_yield_nothing() -> None:
+    other = {"profile": "bedrock", "tool_schemas": {}, "events": []}
+    assert generators.applicable(other) == []
+    assert sample(other, count=5, seed=0) == []
+    assert sample(other, count=5, seed=0, operators=["truncate"]) == []
+
+
+# -- shrinking -------------------------------------------------------------------------------
+
+
+def test_shrinks_to_the_single_operator_that_matters() -> None:
+    """A minimal mutant with a given code is just the operator that makes it,
+    in its simplest form."""
+    seed = SEEDS["openai-parallel"]
+    quiet = settings(database=None, max_examples=2000, deadline=None, derandomize=True)
+    found = find(mutants(seed), lambda m: "malformed_json" in m.label.codes, settings=quiet)
+    assert found.operators == ("corrupt_json",)
+    # The simplest corruption: the first call, in one fragment, its closing
+    # brace dropped; nothing else changed.
+    deltas = [c["choices"][0]["delta"] for c in found.fixture["chunks"] if c["choices"]]
+    first = deltas[1]["tool_calls"][0]["function"]["arguments"]
+    assert first == '{"city": "São Paulo", "unit": "celsius"'
+    assert deltas[2:] == [c["choices"][0]["delta"] for c in seed["chunks"][5:9]]
+    found = find(mutants(seed), lambda m: "interleave" in m.operators, settings=quiet)
+    assert found.label.status == "pass" and len(found.operators) <= 2
