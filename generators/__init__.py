@@ -1,7 +1,7 @@
 """Adversarial generator: labelled mutants of valid streamed tool-call turns.
 
-Hypothesis strategies that take a valid fixture (OpenAI, Mistral or
-Anthropic) and draw a mutant together with its label: the verdict the
+Hypothesis strategies that take a valid fixture (OpenAI, Mistral, Anthropic,
+OpenAI Responses or Bedrock) and draw a mutant together with its label: the verdict the
 reference validator must give (status, exact set of finding codes, and for a
 passing mutant the exact calls).  Labels come from the operators' own
 semantics, never from running the validator; the property tests hold the
@@ -25,9 +25,10 @@ from generators._internal.operators import REGISTRY as OPERATORS
 from generators._internal.operators import Operator, OperatorInfo
 from generators._internal.scratch import valid_turns
 
-GENERATOR_VERSION = "1.1.0"
+GENERATOR_VERSION = "1.2.0"
 """Bumped whenever the same (seed, operators, Hypothesis seed) may draw
-different mutants or labels."""
+different mutants or labels.  1.2.0: the ``openai-responses`` and
+``bedrock`` profiles, the ``mismatch_done`` operator."""
 
 __all__ = [
     "GENERATOR_VERSION",

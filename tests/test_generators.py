@@ -25,11 +25,14 @@ from generators._internal.model import parse, reassemble, render
 from generators._internal.schemas import violation_sites
 
 ROOT = Path(__file__).resolve().parent.parent
+PROFILES = ("openai", "mistral", "anthropic", "openai-responses", "bedrock")
 SEEDS = {
     p.stem: json.loads(p.read_text("utf-8"))
     for p in sorted((ROOT / "corpus/seeds").glob("*.json"))
-    if json.loads(p.read_text("utf-8"))["profile"] in ("openai", "mistral", "anthropic")
+    if json.loads(p.read_text("utf-8"))["profile"] in PROFILES
 }
+RESPONSES_SEED = "openai-responses-two-calls"
+BEDROCK_SEED = "bedrock-text-and-two-tools"
 SETTINGS = settings(
     max_examples=30,
     deadline=None,
@@ -47,7 +50,7 @@ def seed_calls(seed: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def stream(fixture: dict[str, Any]) -> list[Any]:
-    return fixture["events"] if fixture["profile"] == "anthropic" else fixture["chunks"]
+    return fixture["chunks"] if fixture["profile"] in ("openai", "mistral") else fixture["events"]
 
 
 # -- model -----------------------------------------------------------------------
@@ -71,6 +74,38 @@ def test_seed_calls_are_reassembled() -> None:
     ]
     # The start-only Anthropic call: compact JSON of its input.
     assert seed_calls(SEEDS["anthropic-text-and-tools"])[1]["arguments"] == "{}"
+    assert seed_calls(SEEDS[RESPONSES_SEED]) == [
+        {
+            "id": "call_seed4_a",
+            "name": "get_forecast",
+            "arguments": '{"city":"São Paulo","days":3,"units":"metric"}',
+        },
+        {"id": "call_seed4_b", "name": "get_forecast", "arguments": '{"city":"東京","days":1}'},
+    ]
+    bedrock = seed_calls(SEEDS[BEDROCK_SEED])
+    assert [(c["id"], c["name"]) for c in bedrock] == [
+        ("tooluse_seed5_book", "book_room"),
+        ("tooluse_seed5_cal", "list_calendars"),
+    ]
+    assert bedrock[0]["arguments"].startswith('{"room": "Salle Émile Zola"')
+    assert bedrock[1]["arguments"] == "{}"
+
+
+def test_new_profile_seeds_are_modelled_with_their_noise() -> None:
+    """Responses: reasoning and message items are blocks at output 0 and 1,
+    sequence numbers and the final output snapshot are tracked; Bedrock: the
+    text block without a start event is a block, padding stays on the events."""
+    turn = parse(SEEDS[RESPONSES_SEED])
+    assert [c.index for c in turn.slot_calls()] == [2, 3]
+    assert [b.index for b in turn.blocks] == [0, 1]
+    assert turn.sequenced and turn.snapshot
+    assert [c.item_id for c in turn.slot_calls()] == ["fc_seed4_a", "fc_seed4_b"]
+    turn = parse(SEEDS[BEDROCK_SEED])
+    assert [c.index for c in turn.slot_calls()] == [1, 2]
+    assert [b.index for b in turn.blocks] == [0]
+    assert turn.step_of("start", turn.blocks[0]) is None
+    events = render(turn)["events"]
+    assert all(next(iter(e.values())).get("p") for e in events)
 
 
 def test_the_generator_does_not_import_the_validator() -> None:
@@ -145,10 +180,10 @@ def test_mutant_records_round_trip_json(name: str) -> None:
 
 def test_registry_matches_the_enum_and_is_documented() -> None:
     assert list(OPERATORS) == [o.value for o in Operator]
-    assert len(OPERATORS) == 35
+    assert len(OPERATORS) == 36
     for name, entry in OPERATORS.items():
         assert entry.name == name
-        assert set(entry.profiles) <= {"openai", "mistral", "anthropic"} and entry.profiles
+        assert set(entry.profiles) <= set(PROFILES) and entry.profiles
         assert entry.preserving == (entry.code is None)
         doc = entry.doc
         for part in ("Reproduces", "Label", "Shrinks toward"):
@@ -156,6 +191,27 @@ def test_registry_matches_the_enum_and_is_documented() -> None:
     assert OPERATORS["prefill_input"].profiles == ("anthropic",)
     assert "anthropic" not in OPERATORS["second_choice"].profiles
     assert "anthropic" not in OPERATORS["delay_identity"].profiles
+    assert OPERATORS["mismatch_done"].profiles == ("openai-responses",)
+    assert OPERATORS["mismatch_done"].code == "arguments_mismatch"
+    # What the new profiles cannot express.
+    responses_only_not = {
+        "repeat_identity",
+        "forced_choice_stop",
+        "finish_without_calls",
+        "prefill_input",
+        "second_choice",
+    }
+    bedrock_not = {
+        "repeat_identity",
+        "delay_identity",
+        "forced_choice_stop",
+        "empty_arguments",
+        "prefill_input",
+        "mismatch_done",
+        "second_choice",
+    }
+    for profile, excluded in (("openai-responses", responses_only_not), ("bedrock", bedrock_not)):
+        assert {n for n, e in OPERATORS.items() if profile not in e.profiles} == excluded
     assert isinstance(generators.GENERATOR_VERSION, str)
 
 
@@ -170,6 +226,13 @@ def test_inapplicable_operators_are_excluded() -> None:
     assert sample(mistral, count=3, seed=0, operators=["interleave"]) == []
     assert sample(mistral, count=3, seed=0, operators=["duplicate_id"]) == []
     assert "interleave" not in generators.applicable(mistral)
+    responses, bedrock = SEEDS[RESPONSES_SEED], SEEDS[BEDROCK_SEED]
+    for name in ("finish_without_calls", "second_choice", "repeat_identity", "prefill_input"):
+        assert sample(responses, count=3, seed=0, operators=[name]) == []
+    for name in ("empty_arguments", "mismatch_done", "delay_identity", "forced_choice_stop"):
+        assert sample(bedrock, count=3, seed=0, operators=[name]) == []
+    assert "mismatch_done" in generators.applicable(responses)
+    assert "finish_without_calls" in generators.applicable(bedrock)
     with pytest.raises(ValueError):
         sample(openai, count=1, seed=0, operators=["no_such_operator"])
 
@@ -312,6 +375,141 @@ def test_refragment_reaches_inside_escapes() -> None:
     assert seen == {"backslash", "hex", "halves"}
 
 
+# -- the Responses and Bedrock wire shapes ------------------------------------------------
+
+
+def _responses_items(fixture: dict[str, Any]) -> list[tuple[int, str]]:
+    return [
+        (e["output_index"], e["item"]["id"])
+        for e in fixture["events"]
+        if e.get("type") == "response.output_item.added"
+    ]
+
+
+@pytest.mark.parametrize("name", ["insert_noise", "interleave", "refragment", "delay_identity"])
+def test_responses_preserving_mutants_stay_well_formed(name: str) -> None:
+    """Output indices stay 0..n-1 (noise items renumber the later ones),
+    item ids stay unique, sequence numbers follow the positions, each
+    ``function_call_arguments.done`` and closing item restates exactly the
+    text streamed before it, and ``response.completed`` lists the closing
+    items in output order."""
+    for mutant in sample(SEEDS[RESPONSES_SEED], count=25, seed=4, operators=[name]):
+        events = mutant.fixture["events"]
+        assert events[0]["type"] == "response.created"
+        assert [e["sequence_number"] for e in events] == list(range(len(events)))
+        items = _responses_items(mutant.fixture)
+        assert sorted(i for i, _ in items) == list(range(len(items)))
+        assert len({item_id for _, item_id in items}) == len(items)
+        streamed: dict[str, str] = {}
+        closing: dict[int, Any] = {}
+        for event in events:
+            kind = event["type"]
+            item = event.get("item") or {}
+            if kind == "response.output_item.added" and item.get("type") == "function_call":
+                streamed[item["id"]] = item.get("arguments") or ""
+            elif kind == "response.function_call_arguments.delta":
+                streamed[event["item_id"]] += event["delta"]
+            elif kind == "response.function_call_arguments.done":
+                assert event["arguments"] == streamed[event["item_id"]]
+            elif kind == "response.output_item.done":
+                closing.setdefault(event["output_index"], item)
+                if item.get("type") == "function_call":
+                    assert item["arguments"] == streamed[item["id"]]
+        done = events[-1]
+        assert done["type"] == "response.completed"
+        assert done["response"]["output"] == [closing[k] for k in sorted(closing)]
+
+
+def test_responses_restatements_are_what_was_streamed_before_them() -> None:
+    """A faithful restatement is the text streamed *so far*: a fragment sent
+    after ``output_item.done`` (``delta_after_terminal``) must not leak into
+    the ``function_call_arguments.done`` before it (that would be
+    ``arguments_mismatch`` too); late calls get their own item ids."""
+    seed = SEEDS[RESPONSES_SEED]
+    found = sample(seed, count=40, seed=5, operators=["delta_after_terminal"])
+    found += sample(
+        seed, count=20, seed=5, operators=["delta_after_terminal", "duplicate_terminal"]
+    )
+    for mutant in sample(seed, count=40, seed=12):
+        if mutant.label.status == "blocked" and "delta_after_terminal" in mutant.label.codes:
+            found.append(mutant)
+    for mutant in found:
+        streamed: dict[str, str] = {}
+        ended: set[str] = set()
+        added: list[str] = []
+        for event in mutant.fixture["events"]:
+            kind = event["type"]
+            item = event.get("item") or {}
+            if kind == "response.output_item.added" and item.get("type") == "function_call":
+                added.append(item["id"])
+                streamed.setdefault(item["id"], item.get("arguments") or "")
+            elif kind == "response.function_call_arguments.delta":
+                streamed[event["item_id"]] += event["delta"]
+            elif kind == "response.function_call_arguments.done":
+                if event["item_id"] not in ended and "mismatch_done" not in mutant.operators:
+                    assert event["arguments"] == streamed[event["item_id"]]
+            elif kind == "response.output_item.done" and item.get("type") == "function_call":
+                ended.add(item["id"])
+        assert len(added) == len(set(added)), added
+
+
+def test_mismatch_done_restates_other_arguments() -> None:
+    found = sample(SEEDS[RESPONSES_SEED], count=40, seed=6, operators=["mismatch_done"])
+    places = set()
+    for mutant in found:
+        assert mutant.label == Label("blocked", ("arguments_mismatch",))
+        streamed: dict[str, str] = {}
+        differ = []
+        for event in mutant.fixture["events"]:
+            kind = event["type"]
+            item = event.get("item") or {}
+            if kind == "response.output_item.added" and item.get("type") == "function_call":
+                streamed[item["id"]] = item.get("arguments") or ""
+            elif kind == "response.function_call_arguments.delta":
+                streamed[event["item_id"]] += event["delta"]
+            elif kind == "response.function_call_arguments.done":
+                if event["arguments"] != streamed[event["item_id"]]:
+                    differ.append("arguments_done")
+            elif kind == "response.output_item.done" and item.get("type") == "function_call":
+                if item["arguments"] != streamed[item["id"]]:
+                    differ.append("item_done")
+        assert len(differ) == 1, differ
+        places.add(differ[0])
+    assert places == {"arguments_done", "item_done"}
+
+
+def test_bedrock_noise_keeps_block_indices_contiguous() -> None:
+    kinds = set()
+    for mutant in sample(SEEDS[BEDROCK_SEED], count=40, seed=8, operators=["insert_noise"]):
+        indices = set()
+        for event in mutant.fixture["events"]:
+            ((kind, body),) = event.items()
+            kinds.add(kind)
+            if "contentBlockIndex" in body:
+                indices.add(body["contentBlockIndex"])
+        assert indices == set(range(len(indices)))
+        assert mutant.label.status == "pass"
+    assert {"metadata", "contentBlockStart", "contentBlockDelta", "contentBlockStop"} <= kinds
+
+
+def test_bedrock_whole_call_can_send_no_input_text() -> None:
+    """The no-argument call without any input text (or with one empty
+    delta) is the call ``{}``."""
+    shapes = set()
+    for mutant in sample(SEEDS[BEDROCK_SEED], count=40, seed=2, operators=["whole_call"]):
+        assert mutant.label.calls is not None
+        inputs = [
+            e["contentBlockDelta"]["delta"]["toolUse"]["input"]
+            for e in mutant.fixture["events"]
+            if "toolUse" in (e.get("contentBlockDelta") or {}).get("delta", {})
+            and e["contentBlockDelta"]["contentBlockIndex"] == 2
+        ]
+        if "".join(inputs) == "":
+            shapes.add(len(inputs))
+            assert mutant.label.calls[1]["arguments"] == "{}"
+    assert shapes == {0, 1}
+
+
 # -- composition -------------------------------------------------------------------------
 
 
@@ -418,7 +616,7 @@ _RICH: dict[str, Any] = {
 RICH_SCHEMAS = _RICH
 
 
-@pytest.mark.parametrize("profile", ["openai", "mistral", "anthropic"])
+@pytest.mark.parametrize("profile", PROFILES)
 def test_valid_turns_model_back(profile: str) -> None:
     @SETTINGS
     @given(valid_turns(profile, RICH_SCHEMAS))
@@ -467,7 +665,7 @@ def test_schema_violations_keep_the_arguments_an_object() -> None:
 
 
 def test_profiles_the_generator_does_not_model_yield_nothing() -> None:
-    other = {"profile": "bedrock", "tool_schemas": {}, "events": []}
+    other = {"profile": "gemini", "tool_schemas": {}, "events": []}
     assert generators.applicable(other) == []
     assert sample(other, count=5, seed=0) == []
     assert sample(other, count=5, seed=0, operators=["truncate"]) == []

@@ -27,10 +27,11 @@ from toolstream import validate, validate_bytes
 from toolstream.report import Report
 
 ROOT = Path(__file__).resolve().parent.parent
+PROFILES = ("openai", "mistral", "anthropic", "openai-responses", "bedrock")
 SEEDS = {
     p.stem: json.loads(p.read_text("utf-8"))
     for p in sorted((ROOT / "corpus/seeds").glob("*.json"))
-    if json.loads(p.read_text("utf-8"))["profile"] in ("openai", "mistral", "anthropic")
+    if json.loads(p.read_text("utf-8"))["profile"] in PROFILES
 }
 LONG = os.environ.get("TOOLSTREAM_LONG") == "1"
 
@@ -117,14 +118,17 @@ RICH_SCHEMAS: dict[str, Any] = {
     "open": {"type": "object", "properties": {"q": {"type": "string"}}},
 }
 
-PROFILES = ("openai", "mistral", "anthropic")
+SCRATCH_SEED = {
+    "openai": "openai-parallel",
+    "mistral": "mistral-whole-call",
+    "anthropic": "anthropic-text-and-tools",
+    "openai-responses": "openai-responses-two-calls",
+    "bedrock": "bedrock-text-and-two-tools",
+}
 
 
 def scratch_schemas(profile: str) -> dict[str, Any]:
-    seed = {"openai": "openai-parallel", "mistral": "mistral-whole-call"}.get(
-        profile, "anthropic-text-and-tools"
-    )
-    return {**SEEDS[seed]["tool_schemas"], **RICH_SCHEMAS}
+    return {**SEEDS[SCRATCH_SEED[profile]]["tool_schemas"], **RICH_SCHEMAS}
 
 
 # -- the agreement property ------------------------------------------------------------------
@@ -304,6 +308,40 @@ def _choice(entries: list[Any], finish: str | None) -> dict[str, Any]:
     return {"choices": [{"index": 0, "delta": {"tool_calls": entries}, "finish_reason": finish}]}
 
 
+def _responses(events: list[Any]) -> dict[str, Any]:
+    return {
+        "profile": "openai-responses",
+        "tool_schemas": {"f": {"type": "object"}},
+        "events": events,
+    }
+
+
+def _response(kind: str, status: str) -> dict[str, Any]:
+    return {"type": kind, "response": {"id": "r", "object": "response", "status": status}}
+
+
+def _fc_call(call_id: Any, index: int = 0, item_id: str = "fc_1") -> list[dict[str, Any]]:
+    """A complete function_call item: added, one delta ``{}``, arguments
+    done, closing item."""
+    item = {"id": item_id, "type": "function_call", "arguments": "", "call_id": call_id}
+    item["name"] = "f"
+    where = {"item_id": item_id, "output_index": index}
+    return [
+        {"type": "response.output_item.added", "output_index": index, "item": item},
+        {"type": "response.function_call_arguments.delta", **where, "delta": "{}"},
+        {"type": "response.function_call_arguments.done", **where, "arguments": "{}"},
+        {
+            "type": "response.output_item.done",
+            "output_index": index,
+            "item": {**item, "arguments": "{}"},
+        },
+    ]
+
+
+def _bedrock(events: list[Any]) -> dict[str, Any]:
+    return {"profile": "bedrock", "tool_schemas": {"f": {"type": "object"}}, "events": events}
+
+
 REGRESSIONS: list[tuple[str, dict[str, Any], Label, str | None]] = [
     (
         # object_fragment, shrunk: slot 1's arguments fragment is an object, in
@@ -412,6 +450,87 @@ REGRESSIONS: list[tuple[str, dict[str, Any], Label, str | None]] = [
             ]
         ),
         Label("blocked", ("duplicate_terminal",)),
+        None,
+    ),
+    (
+        # Validator bug 3 (openai-responses), object_fragment (identity
+        # variant), shrunk: the function_call item is added with a numeric
+        # call_id.  The profile raises non_string_fragment before it opens
+        # the slot (as the Anthropic profile did before bug 2 was fixed), so
+        # the item's delta, arguments.done and closing item become
+        # unknown_slot, and a later item would be missing_slot.
+        "bug3-responses-numeric-call-id",
+        _responses(
+            [
+                _response("response.created", "in_progress"),
+                *_fc_call(7),
+                _response("response.completed", "completed"),
+            ]
+        ),
+        Label("blocked", ("non_string_fragment",)),
+        None,  # validator bug (fixed in the profile)
+    ),
+    (
+        # Validator bug 3 (bedrock), object_fragment (identity variant),
+        # shrunk: the toolUse start has a numeric toolUseId.  Same as above:
+        # the block's delta and stop become unknown_slot; and since no client
+        # slot exists, stopReason tool_use adds terminal_without_calls.
+        "bug3-bedrock-numeric-tool-use-id",
+        _bedrock(
+            [
+                {"messageStart": {"role": "assistant"}},
+                {
+                    "contentBlockStart": {
+                        "contentBlockIndex": 0,
+                        "start": {"toolUse": {"toolUseId": 7, "name": "f"}},
+                    }
+                },
+                {
+                    "contentBlockDelta": {
+                        "contentBlockIndex": 0,
+                        "delta": {"toolUse": {"input": "{}"}},
+                    }
+                },
+                {"contentBlockStop": {"contentBlockIndex": 0}},
+                {"messageStop": {"stopReason": "tool_use"}},
+            ]
+        ),
+        Label("blocked", ("non_string_fragment",)),
+        None,  # validator bug (fixed in the profile)
+    ),
+    (
+        # Validator bug 4 (openai-responses), provider_error, shrunk: an error
+        # event before response.created.  The implicit Begin is taken at the
+        # first event, so the (first) response.created is reported as "a
+        # second response.created" (fatal unsupported_event).
+        "bug4-responses-error-before-created",
+        _responses(
+            [
+                {"type": "error", "code": "server_error", "message": "x", "param": None},
+                _response("response.created", "in_progress"),
+                *_fc_call("call_1"),
+                _response("response.completed", "completed"),
+            ]
+        ),
+        Label("blocked", ("provider_error",)),
+        None,  # validator bug (fixed in the profile)
+    ),
+    (
+        # Generator bug (fixed): delta_after_terminal twice, each a whole new
+        # call after response.completed; both late calls had the item id
+        # fc_late, and an item id at two output indices is identity_collision
+        # (the second item is never opened).  Each late call now has its own.
+        "gen4-responses-late-calls-have-their-own-item-ids",
+        _responses(
+            [
+                _response("response.created", "in_progress"),
+                *_fc_call("call_1"),
+                _response("response.completed", "completed"),
+                *_fc_call("call_late1", 1, "fc_late1"),
+                *_fc_call("call_late2", 2, "fc_late2"),
+            ]
+        ),
+        Label("blocked", ("delta_after_terminal",)),
         None,
     ),
 ]

@@ -238,7 +238,16 @@ class Gate:
                         "block has both a non-empty start input and input_json_delta text",
                     )
             else:
-                text = json.dumps(slot.initial_input, ensure_ascii=False, separators=(",", ":"))
+                try:
+                    text = json.dumps(
+                        slot.initial_input, ensure_ascii=False, separators=(",", ":")
+                    )
+                except (ValueError, TypeError, RecursionError):
+                    # A start input built in Python (not read from a file) can
+                    # nest too deep or hold an int past the digit limit.
+                    raise ProtocolError(
+                        Code.LIMIT_EXCEEDED, "start input is too deep or too large to serialize"
+                    ) from None
         slot.arguments = text
         if text == "":
             raise ProtocolError(Code.EMPTY_ARGUMENTS, "arguments are the empty string")

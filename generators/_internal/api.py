@@ -49,6 +49,10 @@ def seed_model(seed_fixture: dict[str, Any]) -> Turn:
         if turn.profile == "anthropic" and call.start_input not in ({}, MISSING, None):
             if "".join(t for t in turn.fragments(call) if isinstance(t, str)):
                 raise ModelError("seed call has both start input and deltas")
+        if turn.profile == "openai-responses" and not (
+            call.start_input in (MISSING, None) or isinstance(call.start_input, str)
+        ):
+            raise ModelError("seed item arguments must be a string")
     if {c.choice for c in turn.calls} != {0}:
         raise ModelError("seed calls must all be in choice 0")
     return turn
@@ -207,7 +211,8 @@ def sample(
     With ``operators``, every mutant features exactly one of them (see
     :func:`mutants`); an operator that does not apply to the seed yields
     nothing, and so does a seed of a profile the generator does not model
-    (it models ``openai``, ``mistral`` and ``anthropic``).
+    (it models ``openai``, ``mistral``, ``anthropic``, ``openai-responses``
+    and ``bedrock``).
     """
     if count <= 0 or not supported(seed_fixture):
         return []

@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from generators._internal.jsontext import Draw, draw_split
-from generators._internal.model import MISSING, Block, Call, Step, Turn
+from generators._internal.model import BEDROCK, MISSING, RESPONSES, Block, Call, Step, Turn
 
 
 def set_fragments(turn: Turn, call: Call, pieces: list[Any]) -> None:
     """Replace the argument fragments of ``call`` by ``pieces``, keeping the
     positions of the existing fragment steps; extra fragments follow the last
     existing one.  Identity stays on (or moves to) a fragment that exists.
-    For Anthropic, a non-empty text makes the start ``input`` ``{}``."""
+    For Anthropic, a non-empty text makes the start ``input`` ``{}``; for
+    Responses, the pieces are the whole text, so the added item's
+    ``arguments`` become ``""``."""
     old = turn.frag_steps(call)
     steps = turn.steps
     if turn.profile == "anthropic":
@@ -20,7 +22,9 @@ def set_fragments(turn: Turn, call: Call, pieces: list[Any]) -> None:
         non_str = any(not isinstance(p, str) for p in pieces)
         if (text or non_str) and call.start_input not in ({}, None, MISSING):
             call.start_input = {}
-    if not pieces and turn.profile != "anthropic":
+    if turn.profile == RESPONSES and call.start_input not in ("", None, MISSING):
+        call.start_input = ""
+    if not pieces and not turn.blocky:
         raise AssertionError("an OpenAI-style call needs at least one fragment")
     id_at = next((k for k, i in enumerate(old) if steps[i].carries_id), 0)
     name_at = next((k for k, i in enumerate(old) if steps[i].carries_name), 0)
@@ -44,7 +48,7 @@ def set_fragments(turn: Turn, call: Call, pieces: list[Any]) -> None:
         drop = set(old[len(pieces) :])
         turn.steps = steps = [s for i, s in enumerate(steps) if i not in drop]
     now = turn.frag_steps(call)
-    if turn.profile == "anthropic" or not now:
+    if turn.blocky or not now:
         return
     for i in now:
         steps[i].carries_id = False
@@ -60,7 +64,7 @@ def set_fragments(turn: Turn, call: Call, pieces: list[Any]) -> None:
 def set_text(draw: Draw, turn: Turn, call: Call, text: str, *, split: bool = True) -> None:
     """Deliver ``text`` as the call's arguments, re-split (drawn)."""
     pieces = draw_split(draw, text) if split else [text]
-    if turn.profile == "anthropic" and text == "":
+    if turn.blocky and text == "":
         pieces = []
     set_fragments(turn, call, pieces)
 
@@ -74,15 +78,37 @@ def remove_steps(turn: Turn, predicate: Any) -> None:
 
 
 def text_blocks(turn: Turn) -> list[Block]:
+    """Blocks that hold text: Anthropic ``text`` blocks, Responses
+    ``message`` items, Bedrock blocks with a ``text`` delta."""
     out = []
     for block in turn.blocks:
+        if turn.profile == BEDROCK:
+            if any(
+                s.kind == "delta"
+                and s.target is block
+                and "text" in (_bedrock_body(s.raw).get("delta") or {})
+                for s in turn.steps
+            ):
+                out.append(block)
+            continue
         start = turn.step_of("start", block)
         if start is None:
             continue
         raw = turn.steps[start].raw or {}
-        if (raw.get("content_block") or {}).get("type") == "text":
+        if turn.profile == RESPONSES:
+            if (raw.get("item") or {}).get("type") == "message":
+                out.append(block)
+        elif (raw.get("content_block") or {}).get("type") == "text":
             out.append(block)
     return out
+
+
+def _bedrock_body(event: Any) -> dict[str, Any]:
+    if isinstance(event, dict) and len(event) == 1:
+        body = next(iter(event.values()))
+        if isinstance(body, dict):
+            return body
+    return {}
 
 
 def forced(turn: Turn) -> bool:

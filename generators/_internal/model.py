@@ -11,11 +11,21 @@ a fixture envelope.
 The model is the generator's own reading of the wire formats.  It never
 imports the validator: the two are independent oracles.
 
+Profiles: ``openai``, ``mistral`` (chunks), ``anthropic``,
+``openai-responses`` and ``bedrock`` (events).  The last three are *block*
+profiles: every call has its own start and stop (Anthropic
+``content_block_start``/``content_block_stop``, Responses
+``output_item.added``/``output_item.done``, Bedrock
+``contentBlockStart``/``contentBlockStop``) and non-call items are
+:class:`Block` objects that share the index space.
+
 Reassembly rule used for labels (:func:`reassemble`): a call's arguments are
 the concatenation of its fragments' text; for an Anthropic ``tool_use`` block
 whose deltas carry no text, they are the compact JSON of the start block's
 ``input`` (``json.dumps(input, ensure_ascii=False, separators=(",", ":"))``),
-or the empty string when the start block has no ``input``.
+or the empty string when the start block has no ``input``; for a Responses
+call, a string ``arguments`` on the ``output_item.added`` item comes first;
+for a Bedrock ``toolUse`` block whose deltas carry no text, they are ``{}``.
 """
 
 from __future__ import annotations
@@ -25,8 +35,18 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-PROFILES = ("openai", "mistral", "anthropic")
-STREAM_KEY = {"openai": "chunks", "mistral": "chunks", "anthropic": "events"}
+PROFILES = ("openai", "mistral", "anthropic", "openai-responses", "bedrock")
+STREAM_KEY = {
+    "openai": "chunks",
+    "mistral": "chunks",
+    "anthropic": "events",
+    "openai-responses": "events",
+    "bedrock": "events",
+}
+BLOCK_PROFILES = ("anthropic", "openai-responses", "bedrock")
+"""Profiles whose calls have their own start and stop events."""
+RESPONSES = "openai-responses"
+BEDROCK = "bedrock"
 
 
 class _Missing:
@@ -80,12 +100,18 @@ class Call:
     """OpenAI/Mistral: what fragments that do not carry the identity send as
     ``id`` and ``function.name`` (``MISSING``: nothing; ``None``/``""``:
     an explicit null or empty string, which means "absent")."""
+    item_id: Any = MISSING
+    """Responses: the item's own ``id`` (what argument events route by)."""
+    late_identity: tuple[str, ...] = ()
+    """Responses: identity fields (``"id"``, ``"name"``) that only the closing
+    ``output_item.done`` carries; the added item sends ``blank`` instead."""
 
 
 @dataclass(eq=False)
 class Block:
-    """An Anthropic content block that is not a client call (text, thinking,
-    server tool use...).  Its events are kept verbatim, only the index moves."""
+    """A content block / output item that is not a client call (text,
+    thinking, reasoning, message, server tool use...).  Its events are kept
+    verbatim, only the index moves."""
 
     index: int
     choice: int = 0
@@ -95,11 +121,19 @@ class Block:
 class Step:
     """One unit of the stream.
 
-    kinds: ``frag`` (tool-call fragment / input_json_delta), ``finish`` (a
-    finish_reason / message_delta.stop_reason; ``text`` is the reason),
-    ``raw`` (opaque noise), and for Anthropic ``start``, ``delta`` (a
-    non-call block's delta), ``stop``, ``begin`` (message_start), ``mstop``
-    (message_stop).
+    kinds: ``frag`` (tool-call fragment / input_json_delta / Responses
+    ``function_call_arguments.delta`` / Bedrock ``toolUse`` delta),
+    ``finish`` (a finish_reason / message_delta.stop_reason / Responses
+    ``response.completed`` (``text`` is the event type) / Bedrock
+    ``messageStop``; ``text`` is the reason), ``raw`` (opaque noise), and
+    for the block profiles ``start``, ``delta`` (a non-call block's event),
+    ``stop``, ``begin`` (message_start / messageStart), ``mstop``
+    (Anthropic message_stop), ``restate`` (Responses
+    ``function_call_arguments.done``).
+
+    For Responses ``restate`` and call ``stop`` steps, ``text`` is the
+    restated arguments: ``None`` means "the call's own text, as a faithful
+    server restates it", ``MISSING`` (stop only) leaves the key out.
     """
 
     kind: str
@@ -115,7 +149,9 @@ class Step:
     tmpl_choice: Any = None
     patch: dict[str, Any] | None = None
     """Render-time overrides of the rendered entry/event's top-level keys
-    (``MISSING`` removes the key)."""
+    (``MISSING`` removes the key); for Bedrock, of the event's payload."""
+    inner: dict[str, Any] | None = None
+    """Render-time overrides inside a Responses call's ``item``."""
     ident: tuple[Any, Any] | None = None
     """An intruding identity (id, name): this step belongs to a *second* call
     that reuses ``target``'s slot."""
@@ -130,9 +166,52 @@ class Turn:
     calls: list[Call]
     blocks: list[Block] = field(default_factory=list)
     chunk_template: dict[str, Any] | None = None
+    sequenced: bool = False
+    """Responses: every event's ``sequence_number`` is its position; the
+    renderer keeps it so."""
+    snapshot: bool = False
+    """Responses: the ending event's ``response.output`` lists the closing
+    items in output order; the renderer rebuilds it from the stream."""
 
     def copy(self) -> Turn:
-        return copy.deepcopy(self)
+        """An independent copy for one mutant.
+
+        Steps, calls and blocks are copied (operators edit their fields);
+        field *values* are shared: operators and the renderer treat raw
+        items, templates, texts, patches and inputs as immutable (they
+        assign new values, never edit one in place), so a field-by-field
+        copy is as good as a deep copy and much faster."""
+        clones: dict[int, Any] = {}
+
+        def clone(item: Any) -> Any:
+            if not isinstance(item, (Call, Block)):
+                return item
+            found = clones.get(id(item))
+            if found is None:
+                found = clones[id(item)] = copy.copy(item)
+            return found
+
+        steps = []
+        for step in self.steps:
+            twin = copy.copy(step)
+            twin.target = clone(step.target)
+            steps.append(twin)
+        return Turn(
+            profile=self.profile,
+            tool_schemas=dict(self.tool_schemas),
+            request=self.request,
+            steps=steps,
+            calls=[clone(c) for c in self.calls],
+            blocks=[clone(b) for b in self.blocks],
+            chunk_template=self.chunk_template,
+            sequenced=self.sequenced,
+            snapshot=self.snapshot,
+        )
+
+    @property
+    def blocky(self) -> bool:
+        """Whether calls have their own start and stop events."""
+        return self.profile in BLOCK_PROFILES
 
     # -- queries ---------------------------------------------------------
 
@@ -161,13 +240,13 @@ class Turn:
 
     def terminal_index(self, call: Call) -> int | None:
         """Where the call's slot reaches its terminal."""
-        if self.profile == "anthropic":
+        if self.blocky:
             return self.step_of("stop", call)
         return self.finish_index(call.choice)
 
     def open_index(self, call: Call) -> int | None:
         """Where the call's slot is opened."""
-        if self.profile == "anthropic":
+        if self.blocky:
             return self.step_of("start", call)
         frags = self.frag_steps(call)
         return frags[0] if frags else None
@@ -176,18 +255,37 @@ class Turn:
         return [self.steps[i].text for i in self.frag_steps(call)]
 
     def blocks_in_order(self) -> list[Call | Block]:
-        """Anthropic: every content block (calls and others) by index."""
+        """Block profiles: every content block / output item by index."""
         items: list[Call | Block] = [*self.calls, *self.blocks]
         return sorted(items, key=lambda b: b.index)
+
+    def opening_index(self, target: Any) -> int | None:
+        """Where a call or block is opened: its start, or (a Bedrock block
+        without one) its first delta."""
+        found = self.step_of("start", target)
+        if found is None and self.profile == BEDROCK:
+            found = self.step_of("delta", target)
+        return found
+
+
+def joined(turn: Turn, call: Call) -> str:
+    """The text the call's events carry, in order (the string parts only):
+    what a faithful Responses server restates."""
+    text = "".join(t for t in turn.fragments(call) if isinstance(t, str))
+    if turn.profile == RESPONSES and isinstance(call.start_input, str):
+        text = call.start_input + text
+    return text
 
 
 def reassemble(turn: Turn, call: Call) -> str:
     """The arguments text of ``call`` under the reassembly rule (module doc)."""
-    text = "".join(t for t in turn.fragments(call) if isinstance(t, str))
+    text = joined(turn, call)
     if turn.profile == "anthropic" and text == "":
         if call.start_input is MISSING or call.start_input is None:
             return ""
         return compact(call.start_input)
+    if turn.profile == BEDROCK and text == "":
+        return "{}"
     return text
 
 
@@ -212,6 +310,10 @@ def parse(fixture: dict[str, Any]) -> Turn:
     request = copy.deepcopy(fixture.get("request"))
     if profile == "anthropic":
         turn = _parse_anthropic(stream, schemas, request)
+    elif profile == RESPONSES:
+        turn = _parse_responses(stream, schemas, request)
+    elif profile == BEDROCK:
+        turn = _parse_bedrock(stream, schemas, request)
     else:
         turn = _parse_openai(profile, stream, schemas, request)
     for call in turn.calls:
@@ -392,6 +494,10 @@ def render(turn: Turn) -> dict[str, Any]:
         out["request"] = copy.deepcopy(turn.request)
     if turn.profile == "anthropic":
         out["events"] = _render_anthropic(turn)
+    elif turn.profile == RESPONSES:
+        out["events"] = _render_responses(turn)
+    elif turn.profile == BEDROCK:
+        out["events"] = _render_bedrock(turn)
     else:
         out["chunks"] = _render_openai(turn)
     return out
@@ -580,4 +686,428 @@ def _render_anthropic(turn: Turn) -> list[Any]:
         else:  # pragma: no cover
             raise AssertionError(kind)
         out.append(_apply_patch(event, step.patch))
+    return out
+
+
+def _put(obj: dict[str, Any], key: str, value: Any) -> None:
+    """Set ``key`` (``MISSING`` removes it)."""
+    if value is MISSING:
+        obj.pop(key, None)
+    else:
+        obj[key] = copy.deepcopy(value)
+
+
+# -- OpenAI Responses ------------------------------------------------------------
+
+RESPONSE_ENDINGS = {
+    "response.completed": "completed",
+    "response.incomplete": "incomplete",
+    "response.failed": "failed",
+}
+
+
+def _parse_responses(stream: list[Any], schemas: dict[str, Any], request: Any) -> Turn:
+    try:
+        return _parse_responses_events(stream, schemas, request)
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ModelError(f"not a modelable openai-responses stream ({error!r})") from None
+
+
+def _parse_responses_events(stream: list[Any], schemas: dict[str, Any], request: Any) -> Turn:
+    steps: list[Step] = []
+    calls: list[Call] = []
+    blocks: list[Block] = []
+    by_index: dict[int, Call | Block] = {}
+    by_item: dict[str, Call | Block] = {}
+    for raw in stream:
+        event = copy.deepcopy(raw)
+        kind = event.get("type") if isinstance(event, dict) else None
+        if kind == "response.output_item.added":
+            index = event["output_index"]
+            item = event["item"]
+            target: Call | Block
+            if item.get("type") == "function_call":
+                target = Call(
+                    choice=0,
+                    index=index,
+                    id=_first_given(item.get("call_id", MISSING)),
+                    name=_first_given(item.get("name", MISSING)),
+                    start_input=item.get("arguments", MISSING),
+                    item_id=item.get("id", MISSING),
+                )
+                calls.append(target)
+            else:
+                target = Block(index=index)
+                blocks.append(target)
+            by_index[index] = target
+            if isinstance(item.get("id"), str):
+                by_item[item["id"]] = target
+            steps.append(Step("start", target=target, raw=event))
+        elif kind == "response.output_item.done":
+            target = by_index[event["output_index"]]
+            if isinstance(target, Call):
+                item = event["item"]
+                for attr, key in (("id", "call_id"), ("name", "name")):
+                    if getattr(target, attr) is MISSING:
+                        setattr(target, attr, _first_given(item.get(key, MISSING)))
+            steps.append(Step("stop", target=target, raw=event))
+        elif kind == "response.function_call_arguments.delta":
+            target = by_item[event["item_id"]]
+            steps.append(Step("frag", target=target, text=event.get("delta", MISSING), raw=event))
+        elif kind == "response.function_call_arguments.done":
+            steps.append(Step("restate", target=by_item[event["item_id"]], raw=event))
+        elif kind in RESPONSE_ENDINGS:
+            steps.append(Step("finish", text=kind, raw=event))
+        else:
+            owner: Any = None
+            if isinstance(event, dict):
+                item_id = event.get("item_id")
+                if isinstance(item_id, str):
+                    owner = by_item.get(item_id)
+                elif isinstance(event.get("output_index"), int):
+                    owner = by_index.get(event["output_index"])
+            if isinstance(owner, Block):
+                steps.append(Step("delta", target=owner, raw=event))
+            else:
+                steps.append(Step("raw", raw=event))
+    turn = Turn(
+        profile=RESPONSES,
+        tool_schemas=schemas,
+        request=request,
+        steps=steps,
+        calls=calls,
+        blocks=blocks,
+    )
+    # Restatements equal to the text streamed so far are "faithful"
+    # (re-rendered from the text); identity fields the model would render
+    # otherwise are kept as overrides, so that any seed round-trips.
+    so_far = streamed_so_far(turn)
+    for n, step in enumerate(steps):
+        call = step.target
+        if not isinstance(call, Call) or step.kind not in ("start", "stop", "restate"):
+            continue
+        text = so_far[n]
+        if step.kind == "restate":
+            said = step.raw.get("arguments", MISSING)
+            step.text = None if said == text else said
+            continue
+        item = step.raw["item"]
+        if step.kind == "stop":
+            said = item.get("arguments", MISSING)
+            step.text = None if said == text else said
+        rendered = _responses_item(step, call, text)
+        inner = {}
+        for key in ("id", "call_id", "name", "arguments"):
+            if key in ("arguments",) and step.kind == "stop":
+                continue
+            if rendered.get(key, MISSING) != item.get(key, MISSING):
+                inner[key] = item.get(key, MISSING)
+        step.inner = inner or None
+    events = [s.raw for s in steps]
+    turn.sequenced = bool(events) and all(
+        isinstance(e, dict) and e.get("sequence_number") == n for n, e in enumerate(events)
+    )
+    finishes = [s.raw for s in steps if s.kind == "finish"]
+    turn.snapshot = bool(finishes) and all(
+        isinstance(e.get("response"), dict) and e["response"].get("output") == _closing_items(steps)
+        for e in finishes
+    )
+    return turn
+
+
+def _first_given(value: Any) -> Any:
+    """An identity value as the model keeps it (blank means not sent)."""
+    return MISSING if value in (None, "") else value
+
+
+def _closing_items(steps: list[Step]) -> list[Any]:
+    """The item of each output index's first ``output_item.done``, in output
+    order (what ``response.completed`` lists as ``response.output``)."""
+    found: dict[int, Any] = {}
+    for step in steps:
+        if step.kind == "stop" and step.ident is None and step.raw is not None:
+            found.setdefault(step.raw.get("output_index"), step.raw.get("item"))
+    return [found[k] for k in sorted(k for k in found if isinstance(k, int))]
+
+
+def streamed_so_far(turn: Turn) -> dict[int, str]:
+    """Responses: for each step position, the text its call's events carried
+    before it (the added item's string ``arguments``, then the string
+    deltas): what a faithful server restates at that point."""
+    text: dict[int, str] = {}
+    out: dict[int, str] = {}
+    for n, step in enumerate(turn.steps):
+        call = step.target
+        if not isinstance(call, Call) or step.ident is not None:
+            continue
+        key = id(call)
+        if key not in text:
+            text[key] = call.start_input if isinstance(call.start_input, str) else ""
+        if step.kind == "frag" and isinstance(step.text, str):
+            text[key] += step.text
+        out[n] = text[key]
+    return out
+
+
+def _responses_item(step: Step, call: Call, restated: str) -> dict[str, Any]:
+    """The ``item`` of a call's ``output_item.added`` / ``.done``
+    (``restated``: the faithful restatement at that point)."""
+    base = (step.raw or {}).get("item")
+    closing = step.kind == "stop"
+    if isinstance(base, dict):
+        item = copy.deepcopy(base)
+    else:
+        item = {
+            "id": None,
+            "type": "function_call",
+            "status": "completed" if closing else "in_progress",
+            "arguments": None,
+            "call_id": None,
+            "name": None,
+        }
+    item["type"] = "function_call"
+    if step.ident is not None:
+        item_id: Any = f"{call.item_id}_2" if isinstance(call.item_id, str) else "fc_2"
+        call_id, name = step.ident
+        arguments: Any = ""
+    else:
+        item_id = call.item_id
+        call_id, name = call.id, call.name
+        if not closing:
+            if "id" in call.late_identity:
+                call_id = call.blank
+            if "name" in call.late_identity:
+                name = call.blank
+            arguments = call.start_input
+        elif step.text is None:
+            arguments = restated
+        else:
+            arguments = step.text
+    _put(item, "id", item_id)
+    _put(item, "arguments", arguments)
+    _put(item, "call_id", call_id)
+    _put(item, "name", name)
+    if step.inner:
+        for key, value in step.inner.items():
+            _put(item, key, value)
+    return item
+
+
+def _render_responses(turn: Turn) -> list[Any]:
+    out: list[Any] = []
+    closing: dict[int, Any] = {}
+    finishes: list[dict[str, Any]] = []
+    so_far = streamed_so_far(turn)
+    for n, step in enumerate(turn.steps):
+        kind = step.kind
+        target = step.target
+        event: Any
+        if kind == "raw":
+            event = copy.deepcopy(step.raw)
+        elif kind == "finish":
+            if step.raw is not None:
+                event = copy.deepcopy(step.raw)
+            else:
+                status = RESPONSE_ENDINGS.get(step.text, "completed")
+                event = {
+                    "type": None,
+                    "response": {"id": "resp_gen", "object": "response", "status": status},
+                }
+            event["type"] = step.text
+            finishes.append(event)
+        elif isinstance(target, Block):
+            event = copy.deepcopy(step.raw)
+            if kind in ("start", "stop") or "output_index" in event:
+                event["output_index"] = target.index
+            if kind == "stop":
+                closing.setdefault(target.index, event.get("item"))
+        elif kind in ("start", "stop"):
+            assert isinstance(target, Call)
+            event = (
+                copy.deepcopy(step.raw)
+                if step.raw is not None
+                else {"type": None, "output_index": None, "item": None}
+            )
+            event["type"] = (
+                "response.output_item.done" if kind == "stop" else "response.output_item.added"
+            )
+            event["output_index"] = target.index
+            event["item"] = _responses_item(step, target, so_far.get(n, ""))
+            if kind == "stop":
+                closing.setdefault(target.index, event["item"])
+        elif kind in ("frag", "restate"):
+            assert isinstance(target, Call)
+            field_name = "delta" if kind == "frag" else "arguments"
+            if step.raw is not None:
+                event = copy.deepcopy(step.raw)
+            else:
+                event = {"type": None, "item_id": None, "output_index": None, field_name: None}
+            event["type"] = (
+                "response.function_call_arguments.delta"
+                if kind == "frag"
+                else "response.function_call_arguments.done"
+            )
+            _put(event, "item_id", target.item_id)
+            if "output_index" in event:
+                event["output_index"] = target.index
+            if kind == "frag" or step.text is not None:
+                _put(event, field_name, step.text)
+            else:
+                event[field_name] = so_far.get(n, "")
+        else:  # pragma: no cover
+            raise AssertionError(kind)
+        out.append(_apply_patch(event, step.patch))
+    if turn.snapshot:
+        output = [closing[k] for k in sorted(closing)]
+        for event in finishes:
+            response = event.get("response")
+            if isinstance(response, dict):
+                response["output"] = copy.deepcopy(output)
+    if turn.sequenced:
+        for number, event in enumerate(out):
+            if isinstance(event, dict):
+                event["sequence_number"] = number
+    return out
+
+
+# -- Amazon Bedrock ConverseStream ----------------------------------------------------
+
+
+def _payload(event: Any) -> tuple[str | None, Any]:
+    if isinstance(event, dict) and len(event) == 1:
+        ((kind, body),) = event.items()
+        return kind, body
+    return None, None
+
+
+def _parse_bedrock(stream: list[Any], schemas: dict[str, Any], request: Any) -> Turn:
+    try:
+        return _parse_bedrock_events(stream, schemas, request)
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ModelError(f"not a modelable bedrock stream ({error!r})") from None
+
+
+def _parse_bedrock_events(stream: list[Any], schemas: dict[str, Any], request: Any) -> Turn:
+    steps: list[Step] = []
+    calls: list[Call] = []
+    blocks: list[Block] = []
+    by_index: dict[int, Call | Block] = {}
+    for raw in stream:
+        event = copy.deepcopy(raw)
+        kind, body = _payload(event)
+        if not isinstance(body, dict):
+            kind = None
+        if kind == "messageStart":
+            steps.append(Step("begin", raw=event))
+        elif kind == "contentBlockStart":
+            index = body["contentBlockIndex"]
+            tool = (body.get("start") or {}).get("toolUse")
+            target: Call | Block
+            if isinstance(tool, dict) and "type" not in tool:
+                target = Call(
+                    choice=0,
+                    index=index,
+                    id=tool.get("toolUseId", MISSING),
+                    name=tool.get("name", MISSING),
+                )
+                calls.append(target)
+            else:
+                target = Block(index=index)
+                blocks.append(target)
+            by_index[index] = target
+            steps.append(Step("start", target=target, raw=event))
+        elif kind == "contentBlockDelta":
+            index = body["contentBlockIndex"]
+            found = by_index.get(index)
+            if found is None:  # a text/reasoning block opened by its first delta
+                found = by_index[index] = Block(index=index)
+                blocks.append(found)
+            delta = body.get("delta") or {}
+            if isinstance(found, Call) and "toolUse" in delta:
+                tool_delta = delta["toolUse"]
+                text = tool_delta.get("input", MISSING) if isinstance(tool_delta, dict) else MISSING
+                steps.append(Step("frag", target=found, text=text, raw=event))
+            else:
+                steps.append(Step("delta", target=found, raw=event))
+        elif kind == "contentBlockStop":
+            steps.append(Step("stop", target=by_index[body["contentBlockIndex"]], raw=event))
+        elif kind == "messageStop":
+            steps.append(Step("finish", text=body.get("stopReason"), raw=event))
+        else:
+            steps.append(Step("raw", raw=event))
+    return Turn(
+        profile=BEDROCK,
+        tool_schemas=schemas,
+        request=request,
+        steps=steps,
+        calls=calls,
+        blocks=blocks,
+    )
+
+
+def _render_bedrock(turn: Turn) -> list[Any]:
+    out: list[Any] = []
+    for step in turn.steps:
+        kind = step.kind
+        target = step.target
+        event: Any
+        if kind in ("raw", "begin"):
+            event = copy.deepcopy(step.raw)
+        elif kind == "finish":
+            event = copy.deepcopy(step.raw) if step.raw is not None else {"messageStop": {}}
+            _payload(event)[1]["stopReason"] = step.text
+        elif isinstance(target, Block):
+            if step.raw is not None:
+                event = copy.deepcopy(step.raw)
+            else:
+                name = {"start": "contentBlockStart", "stop": "contentBlockStop"}[kind]
+                event = {name: {}}
+            _payload(event)[1]["contentBlockIndex"] = target.index
+        else:
+            assert isinstance(target, Call)
+            use_raw = step.raw is not None and step.ident is None
+            if kind == "start":
+                event = (
+                    copy.deepcopy(step.raw)
+                    if use_raw
+                    else {"contentBlockStart": {"contentBlockIndex": None, "start": {}}}
+                )
+                body = _payload(event)[1]
+                body["contentBlockIndex"] = target.index
+                start = body.get("start")
+                if not isinstance(start, dict):
+                    start = body["start"] = {}
+                tool = start.get("toolUse")
+                if not isinstance(tool, dict):
+                    tool = start["toolUse"] = {"toolUseId": None, "name": None}
+                id_, name = step.ident if step.ident is not None else (target.id, target.name)
+                _put(tool, "toolUseId", id_)
+                _put(tool, "name", name)
+            elif kind == "frag":
+                event = (
+                    copy.deepcopy(step.raw)
+                    if use_raw
+                    else {"contentBlockDelta": {"contentBlockIndex": None, "delta": {}}}
+                )
+                body = _payload(event)[1]
+                body["contentBlockIndex"] = target.index
+                old = body.get("delta")
+                old_tool = old.get("toolUse") if isinstance(old, dict) else None
+                tool = copy.deepcopy(old_tool) if isinstance(old_tool, dict) else {}
+                _put(tool, "input", step.text)
+                body["delta"] = {"toolUse": tool}
+            elif kind == "stop":
+                event = (
+                    copy.deepcopy(step.raw)
+                    if use_raw
+                    else {"contentBlockStop": {"contentBlockIndex": None}}
+                )
+                _payload(event)[1]["contentBlockIndex"] = target.index
+            else:  # pragma: no cover
+                raise AssertionError(kind)
+        if step.patch:
+            body = _payload(event)[1]
+            if isinstance(body, dict):
+                _apply_patch(body, step.patch)
+        out.append(event)
     return out

@@ -31,13 +31,32 @@ from generators._internal.edit import (
     text_blocks,
 )
 from generators._internal.labels import Effects, Label
-from generators._internal.model import MISSING, Block, Call, Step, Turn, compact
+from generators._internal.model import (
+    BEDROCK,
+    MISSING,
+    RESPONSE_ENDINGS,
+    RESPONSES,
+    Block,
+    Call,
+    Step,
+    Turn,
+    compact,
+    joined,
+)
 from generators._internal.schemas import break_at, unicode_text_chars, violation_sites
 
 Draw = Callable[..., Any]
-ALL = ("openai", "mistral", "anthropic")
+ALL = ("openai", "mistral", "anthropic", "openai-responses", "bedrock")
 CHAT = ("openai", "mistral")
 ANTHROPIC = ("anthropic",)
+RESPONSES_ONLY = ("openai-responses",)
+LATE_IDENTITY = ("openai", "mistral", "openai-responses")
+"""Profiles that can carry a call's identity on a later event than its
+first (OpenAI/Mistral fragments, the Responses closing item)."""
+CLAIMS_TOOLS = ("openai", "mistral", "anthropic", "bedrock")
+"""Profiles with an end reason that claims tool use."""
+CAN_BE_EMPTY = ("openai", "mistral", "anthropic", "openai-responses")
+"""Profiles whose arguments can reassemble to "" (Bedrock's are ``{}``)."""
 
 
 class Operator(str, enum.Enum):
@@ -120,6 +139,9 @@ class Operator(str, enum.Enum):
     """A schema keyword outside the subset -> ``unsupported_schema_keyword``."""
     PREFILL_INPUT = "prefill_input"
     """Anthropic start input plus deltas -> ``conflicting_input``."""
+    MISMATCH_DONE = "mismatch_done"
+    """Responses: the restated arguments differ from the deltas ->
+    ``arguments_mismatch``."""
     SECOND_CHOICE = "second_choice"
     """Calls in two choices -> ``ambiguous_choice``."""
 
@@ -228,15 +250,31 @@ def insert_noise(draw: Draw, turn: Turn, fx: Effects) -> None:
     redacted-thinking blocks, a server tool call (``server_tool_use`` with
     its ``input_json_delta`` and a ``web_search_tool_result``; never a client
     call), text deltas in an existing text block; later blocks are
-    renumbered so no index is skipped.  Reproduces keep-alives, usage reporting and mixed content
+    renumbered so no index is skipped.  Responses: ``response.in_progress``
+    events, ``obfuscation`` padding on argument deltas, reasoning items
+    (with summary events), message items (content part and text events),
+    a server ``web_search_call`` item, text deltas in an existing message;
+    later items are renumbered (``output_index``) and item ids stay unique;
+    nothing goes before the first event (``response.created``).  Bedrock:
+    padding fields ``p``, ``metadata`` events, text blocks (opened by their
+    first delta or by an empty ``start``), reasoning blocks
+    (``reasoningContent`` text + signature, or redacted), a server tool
+    (``toolUse`` of type ``server_tool_use``) with its ``toolResult``
+    block, text deltas in an existing text block; later blocks are
+    renumbered.  Reproduces keep-alives, usage reporting and mixed content
     that naive reassemblers mistake for calls or terminals.
     Label: pass, same calls.
-    Shrinks toward: one empty delta (OpenAI) / one ping (Anthropic) at the
-    start of the stream.
+    Shrinks toward: one empty delta (OpenAI) / one ping (Anthropic) / one
+    ``response.in_progress`` (Responses) / one padding field (Bedrock) at
+    the start of the stream.
     """
     for _ in range(draw(st.integers(1, 3))):
         if turn.profile == "anthropic":
             _noise_anthropic(draw, turn)
+        elif turn.profile == RESPONSES:
+            _noise_responses(draw, turn)
+        elif turn.profile == BEDROCK:
+            _noise_bedrock(draw, turn)
         else:
             _noise_chat(draw, turn)
 
@@ -325,12 +363,25 @@ def _noise_chat(draw: Draw, turn: Turn) -> None:
     insert(turn, at, Step("raw", raw=raw))
 
 
+def _openings(turn: Turn) -> dict[int, int]:
+    """Step position -> how many blocks (calls included) it opens."""
+    out: dict[int, int] = {}
+    for item in [*turn.calls, *turn.blocks]:
+        at = turn.opening_index(item)
+        if at is not None:
+            out[at] = out.get(at, 0) + 1
+    return out
+
+
 def _between_blocks(turn: Turn) -> list[int]:
-    """Positions (before the message's stop reason) where no block is open."""
+    """Positions (after the message's start, before its stop reason) where
+    no block is open.  Responses: never before the first event."""
     limit = turn.finish_index(0)
     if limit is None:
         limit = len(turn.steps)
-    begin = next((i for i, s in enumerate(turn.steps) if s.kind == "begin"), -1)
+    first = 0 if turn.profile == RESPONSES else -1
+    begin = next((i for i, s in enumerate(turn.steps) if s.kind == "begin"), first)
+    opens = _openings(turn)
     open_now = 0
     out = []
     for i in range(limit + 1):
@@ -338,8 +389,8 @@ def _between_blocks(turn: Turn) -> list[int]:
             out.append(i)
         if i < len(turn.steps):
             step = turn.steps[i]
-            if step.kind == "start" and step.ident is None:
-                open_now += 1
+            if i in opens:
+                open_now += opens[i]
             elif step.kind == "stop":
                 open_now -= 1
     return out
@@ -348,9 +399,12 @@ def _between_blocks(turn: Turn) -> list[int]:
 def _new_block(turn: Turn, at: int) -> Block:
     """A new non-call block whose start goes at ``at``: it takes the index
     after every block started before ``at``; later blocks move up by one."""
-    started = {id(s.target) for s in turn.steps[:at] if s.kind == "start" and s.ident is None}
     items: list[Call | Block] = [*turn.calls, *turn.blocks]
-    index = sum(1 for b in items if id(b) in started)
+    index = 0
+    for b in items:
+        opened = turn.opening_index(b)
+        if opened is not None and opened < at:
+            index += 1
     for b in items:
         if b.index >= index:
             b.index += 1
@@ -519,6 +573,252 @@ def _noise_anthropic(draw: Draw, turn: Turn) -> None:
     insert(turn, at, *steps)
 
 
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def _item_ids(turn: Turn) -> set[str]:
+    """Responses: every item id in the stream (calls and other items)."""
+    out = {c.item_id for c in turn.calls if isinstance(c.item_id, str)}
+    for step in turn.steps:
+        raw = step.raw
+        if isinstance(raw, dict):
+            item = raw.get("item")
+            if isinstance(item, dict) and isinstance(item.get("id"), str):
+                out.add(item["id"])
+            if isinstance(raw.get("item_id"), str):
+                out.add(raw["item_id"])
+    return out
+
+
+def _fresh_item_id(turn: Turn, stem: str) -> str:
+    """Responses: ``stem`` plus the first number that makes an unused item id."""
+    used = _item_ids(turn)
+    n = 1
+    while f"{stem}{n}" in used:
+        n += 1
+    return f"{stem}{n}"
+
+
+def _item_event(kind: str, item_id: str, **fields: Any) -> dict[str, Any]:
+    """A Responses event about item ``item_id`` (its ``output_index`` is set
+    at render time)."""
+    return {"type": kind, "item_id": item_id, "output_index": 0, **fields}
+
+
+def _noise_responses(draw: Draw, turn: Turn) -> None:
+    kinds = ["in_progress", "reasoning_item", "message_item", "server_item"]
+    frags = [i for i, s in enumerate(turn.steps) if s.kind == "frag" and s.ident is None]
+    if frags:
+        kinds.append("obfuscation")
+    texts = text_blocks(turn)
+    if texts:
+        kinds.append("text_delta")
+    kind = draw(st.sampled_from(kinds))
+    if kind == "in_progress":
+        created = next(
+            (
+                s.raw
+                for s in turn.steps
+                if isinstance(s.raw, dict) and s.raw.get("type") == "response.created"
+            ),
+            None,
+        )
+        response = (created or {}).get("response")
+        if not isinstance(response, dict):
+            response = {"id": "resp_gen", "object": "response", "status": "in_progress"}
+        limit = turn.finish_index(0)
+        at = draw(st.integers(1, len(turn.steps) if limit is None else limit))
+        raw = {"type": "response.in_progress", "response": copy.deepcopy(response)}
+        insert(turn, at, Step("raw", raw=raw))
+        return
+    if kind == "obfuscation":
+        step = turn.steps[draw(st.sampled_from(frags))]
+        pad = draw(st.text(st.sampled_from(_LETTERS), min_size=1, max_size=16))
+        step.patch = dict(step.patch or {}, obfuscation=pad)
+        return
+    if kind == "text_delta":
+        block = draw(st.sampled_from(texts))
+        start = turn.step_of("start", block)
+        stop = turn.step_of("stop", block)
+        assert start is not None and stop is not None
+        item_id = turn.steps[start].raw["item"]["id"]
+        raw = _item_event(
+            "response.output_text.delta", item_id, content_index=0, delta=_draw_text(draw)
+        )
+        insert(turn, draw(st.integers(start + 1, stop)), Step("delta", target=block, raw=raw))
+        return
+    at = draw(st.sampled_from(_between_blocks(turn)))
+    block = _new_block(turn, at)
+    steps: list[Step] = []
+
+    def add(kind: str, raw: dict[str, Any]) -> None:
+        steps.append(Step(kind, target=block, raw=raw))
+
+    def item(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+        return {"type": kind, "output_index": 0, "item": body}
+
+    if kind == "reasoning_item":
+        rid = _fresh_item_id(turn, "rs_noise")
+        summary: list[Any] = []
+        add(
+            "start",
+            item("response.output_item.added", {"id": rid, "type": "reasoning", "summary": []}),
+        )
+        if draw(st.booleans()):
+            text = _draw_text(draw)
+            part = {"type": "summary_text", "text": text}
+            add(
+                "delta",
+                _item_event(
+                    "response.reasoning_summary_part.added",
+                    rid,
+                    summary_index=0,
+                    part={"type": "summary_text", "text": ""},
+                ),
+            )
+            add(
+                "delta",
+                _item_event(
+                    "response.reasoning_summary_text.delta", rid, summary_index=0, delta=text
+                ),
+            )
+            add(
+                "delta",
+                _item_event(
+                    "response.reasoning_summary_text.done", rid, summary_index=0, text=text
+                ),
+            )
+            add(
+                "delta",
+                _item_event(
+                    "response.reasoning_summary_part.done", rid, summary_index=0, part=part
+                ),
+            )
+            summary = [part]
+        add(
+            "stop",
+            item("response.output_item.done", {"id": rid, "type": "reasoning", "summary": summary}),
+        )
+    elif kind == "message_item":
+        mid = _fresh_item_id(turn, "msg_noise")
+        head = {"id": mid, "type": "message", "status": "in_progress", "role": "assistant"}
+        add("start", item("response.output_item.added", {**head, "content": []}))
+        empty = {"type": "output_text", "text": "", "annotations": []}
+        add("delta", _item_event("response.content_part.added", mid, content_index=0, part=empty))
+        pieces = [_draw_text(draw) for _ in range(draw(st.integers(0, 2)))]
+        for piece in pieces:
+            add(
+                "delta",
+                _item_event("response.output_text.delta", mid, content_index=0, delta=piece),
+            )
+        full = {"type": "output_text", "text": "".join(pieces), "annotations": []}
+        add(
+            "delta",
+            _item_event("response.output_text.done", mid, content_index=0, text=full["text"]),
+        )
+        add("delta", _item_event("response.content_part.done", mid, content_index=0, part=full))
+        add(
+            "stop",
+            item("response.output_item.done", {**head, "status": "completed", "content": [full]}),
+        )
+    else:
+        wid = _fresh_item_id(turn, "ws_noise")
+        add(
+            "start",
+            item(
+                "response.output_item.added",
+                {"id": wid, "type": "web_search_call", "status": "in_progress"},
+            ),
+        )
+        for phase in ("in_progress", "searching", "completed"):
+            add("delta", _item_event(f"response.web_search_call.{phase}", wid))
+        action = {"type": "search", "query": "weather"}
+        add(
+            "stop",
+            item(
+                "response.output_item.done",
+                {"id": wid, "type": "web_search_call", "status": "completed", "action": action},
+            ),
+        )
+    insert(turn, at, *steps)
+
+
+def _bedrock_event(kind: str, **body: Any) -> dict[str, Any]:
+    """A Bedrock event (its ``contentBlockIndex`` is set at render time)."""
+    return {kind: {"contentBlockIndex": 0, **body}}
+
+
+def _noise_bedrock(draw: Draw, turn: Turn) -> None:
+    kinds = ["padding", "metadata", "text_block", "reasoning_block", "server_tool"]
+    texts = text_blocks(turn)
+    if texts:
+        kinds.append("text_delta")
+    kind = draw(st.sampled_from(kinds))
+    if kind == "padding":
+        step = turn.steps[draw(st.integers(0, len(turn.steps) - 1))]
+        pad = draw(st.text(st.sampled_from(_LETTERS), min_size=1, max_size=40))
+        step.patch = dict(step.patch or {}, p=pad)
+        return
+    if kind == "metadata":
+        latency = draw(st.integers(1, 5000))
+        raw = {
+            "metadata": {
+                "usage": {"inputTokens": 10, "outputTokens": 5, "totalTokens": 15},
+                "metrics": {"latencyMs": latency},
+            }
+        }
+        insert(turn, draw(st.integers(0, len(turn.steps))), Step("raw", raw=raw))
+        return
+    if kind == "text_delta":
+        block = draw(st.sampled_from(texts))
+        opened = turn.opening_index(block)
+        stop = turn.step_of("stop", block)
+        assert opened is not None and stop is not None
+        # Before the first delta of a block without a start, the new delta
+        # becomes the one that opens it.
+        low = opened + 1 if turn.step_of("start", block) is not None else opened
+        raw = _bedrock_event("contentBlockDelta", delta={"text": _draw_text(draw)})
+        insert(turn, draw(st.integers(low, stop)), Step("delta", target=block, raw=raw))
+        return
+    at = draw(st.sampled_from(_between_blocks(turn)))
+    block = _new_block(turn, at)
+    steps: list[Step] = []
+
+    def add(kind: str, raw: dict[str, Any] | None = None) -> None:
+        steps.append(Step(kind, target=block, raw=raw))
+
+    if kind == "text_block":
+        explicit = draw(st.booleans())
+        if explicit:
+            add("start", _bedrock_event("contentBlockStart", start={}))
+        for _ in range(draw(st.integers(0 if explicit else 1, 2))):
+            add("delta", _bedrock_event("contentBlockDelta", delta={"text": _draw_text(draw)}))
+    elif kind == "reasoning_block":
+        if draw(st.booleans()):
+            content = {"redactedContent": "ZW5jcnlwdGVk"}
+            add("delta", _bedrock_event("contentBlockDelta", delta={"reasoningContent": content}))
+        else:
+            thought = {"text": _draw_text(draw)}
+            add("delta", _bedrock_event("contentBlockDelta", delta={"reasoningContent": thought}))
+            signed = {"signature": "c2lnbmF0dXJl"}
+            add("delta", _bedrock_event("contentBlockDelta", delta={"reasoningContent": signed}))
+    else:
+        # A tool the provider runs itself, and its result: two blocks, never
+        # executable.
+        tool = {"toolUseId": "srvtool_noise", "name": "web_search", "type": "server_tool_use"}
+        add("start", _bedrock_event("contentBlockStart", start={"toolUse": tool}))
+        for piece in jt.draw_split(draw, '{"query": "weather"}', max_cuts=2):
+            add("delta", _bedrock_event("contentBlockDelta", delta={"toolUse": {"input": piece}}))
+        add("stop")
+        result = _new_block(turn, at)  # takes the same index, moving ``block`` up
+        result.index, block.index = block.index, result.index
+        block = result
+        start = {"toolResult": {"toolUseId": "srvtool_noise", "status": "success"}}
+        add("start", _bedrock_event("contentBlockStart", start=start))
+    add("stop")
+    insert(turn, at, *steps)
+
+
 def whole_call(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Deliver one call in a single fragment.
 
@@ -526,16 +826,35 @@ def whole_call(draw: Draw, turn: Turn, fx: Effects) -> None:
     arguments.  Mistral: the same without ``index`` (the profile infers the
     next free index) when that infers the right slot.  Anthropic: one
     ``input_json_delta`` with the whole text, or (drawn) no delta at all and
-    the arguments object in ``content_block_start.input``.
+    the arguments object in ``content_block_start.input``.  Responses: one
+    ``function_call_arguments.delta``, or (drawn) no delta and the text in
+    the added item's ``arguments``.  Bedrock: one ``toolUse`` delta, or
+    (drawn, for an empty object) no delta or one empty delta: the
+    no-argument call.
     Reproduces providers and proxies that buffer calls, and non-streaming
     responses converted to streams.
     Label: pass, same calls; for an Anthropic start-only call the arguments
     become the compact JSON of the input
-    (``json.dumps(input, ensure_ascii=False, separators=(",", ":"))``).
+    (``json.dumps(input, ensure_ascii=False, separators=(",", ":"))``); for
+    a Bedrock call without delta text they are ``{}``.
     Shrinks toward: the first call, delivered as one text fragment.
     """
     call = _pick_call(draw, turn)
     text = _text_of(turn, call)
+    if turn.profile == RESPONSES:
+        if draw(st.booleans()):
+            set_fragments(turn, call, [])
+            call.start_input = text
+        else:
+            set_fragments(turn, call, [text])
+        return
+    if turn.profile == BEDROCK:
+        if draw(st.booleans()) and jt.loads(text) == {}:
+            set_fragments(turn, call, draw(st.sampled_from([[], [""]])))
+            call.expected = "{}"
+        else:
+            set_fragments(turn, call, [text])
+        return
     if turn.profile == "anthropic":
         value = jt.loads(text)
         if draw(st.booleans()) and _finite(value):
@@ -586,6 +905,10 @@ def delay_identity(draw: Draw, turn: Turn, fx: Effects) -> None:
     (still before the terminal); the fragments without them may carry
     ``"id": null`` / ``""`` and ``"name": null`` / ``""`` (absent values).
 
+    Responses: the added item sends the id (``call_id``) and/or name blank
+    (key absent, ``null`` or ``""``); only the closing ``output_item.done``
+    carries them.
+
     Reproduces servers that open a slot with an arguments-only delta or
     blank identity fields, and clients that read the identity from the first
     delta only (or overwrite it with the blank).
@@ -595,6 +918,11 @@ def delay_identity(draw: Draw, turn: Turn, fx: Effects) -> None:
     blank fields.
     """
     call = _pick_call(draw, turn)
+    if turn.profile == RESPONSES:
+        which = draw(st.sampled_from(["both", "id", "name"]))
+        call.blank = draw(st.sampled_from([MISSING, None, ""]))
+        call.late_identity = {"both": ("id", "name"), "id": ("id",), "name": ("name",)}[which]
+        return
     if len(turn.frag_steps(call)) < 2:
         set_fragments(turn, call, ["", *turn.fragments(call)])
     frags = turn.frag_steps(call)
@@ -618,20 +946,22 @@ def _interleave_groups(turn: Turn) -> list[list[Call]]:
 
 def interleave(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Interleave the stream items of parallel calls; each call keeps its own
-    order (OpenAI/Mistral: fragments; Anthropic: start, deltas, stop).
+    order (OpenAI/Mistral: fragments; Anthropic, Bedrock: start, deltas,
+    stop; Responses: added item, deltas, arguments done, closing item).
 
     OpenAI/Mistral: consecutive fragments may also share one chunk
     (several ``tool_calls`` entries in one delta).
 
     Reproduces parallel tool calls streamed concurrently or batched in one
     delta, and reassemblers that assume one call at a time ("append to the
-    last call") or read only the first entry of ``tool_calls``.
+    last call", "the last added item") or read only the first entry of
+    ``tool_calls`` (Responses and Bedrock route by item id / block index).
     Label: pass, same calls (slot order is by index, not arrival).
     Shrinks toward: the original, sequential order.
     """
     group = draw(st.sampled_from(_interleave_groups(turn)))
     members = {id(c) for c in group}
-    kinds = ("start", "frag", "stop") if turn.profile == "anthropic" else ("frag",)
+    kinds = ("start", "frag", "restate", "stop") if turn.blocky else ("frag",)
     positions = [
         i
         for i, s in enumerate(turn.steps)
@@ -655,7 +985,7 @@ def interleave(draw: Draw, turn: Turn, fx: Effects) -> None:
             merged.insert(last_a, moved)
     for i, step in zip(positions, merged, strict=True):
         turn.steps[i] = step
-    if turn.profile != "anthropic" and draw(st.booleans()):
+    if not turn.blocky and draw(st.booleans()):
         # Several calls' deltas in one chunk (vLLM, Mistral): a fragment may
         # share the chunk of the fragment before it.
         for i in positions[1:]:
@@ -714,7 +1044,7 @@ def _forced_stop_applies(turn: Turn, fx: Effects) -> bool:
 
 def _first_activity(turn: Turn) -> int:
     for i, s in enumerate(turn.steps):
-        if turn.profile == "anthropic":
+        if turn.blocky:
             if s.kind == "start" and isinstance(s.target, Call):
                 return i
         elif s.kind == "frag":
@@ -723,7 +1053,7 @@ def _first_activity(turn: Turn) -> int:
 
 
 def _last_needed(turn: Turn) -> int:
-    if turn.profile == "anthropic":
+    if turn.blocky:
         return max(i for i, s in enumerate(turn.steps) if s.kind in ("stop", "finish", "mstop"))
     found = turn.finish_index(_call_choice(turn))
     assert found is not None
@@ -732,26 +1062,35 @@ def _last_needed(turn: Turn) -> int:
 
 def _prefix_label(turn: Turn, k: int) -> Label:
     """The label of ``turn`` cut to its first ``k`` steps (``truncate``'s
-    rule): every slot opened and not terminated is ``missing_terminal``;
-    an Anthropic turn whose ``message_start`` was seen also misses its
-    ``message_delta``/``message_stop`` (a turn-level ``missing_terminal``,
-    reported only when the turn is applicable); the turn is applicable when
-    a client call was opened."""
+    rule): every slot (block) opened and not terminated is
+    ``missing_terminal``; a begun message (Anthropic ``message_start``,
+    Bedrock ``messageStart``, a Responses stream's first event) that misses
+    its end (``message_delta`` + ``message_stop``, ``messageStop``,
+    ``response.completed``) is a turn-level ``missing_terminal``, reported
+    only when the turn is applicable; the turn is applicable when a client
+    call was opened."""
     prefix = turn.steps[:k]
     gap = _prefix_has_gap(turn, prefix)
-    if turn.profile != "anthropic":
+    if not turn.blocky:
         active = any(s.kind == "frag" for s in prefix)
         if not active:
             return Label("not_applicable", ())
         return Label(
             "blocked", ("missing_slot", "missing_terminal") if gap else ("missing_terminal",)
         )
-    started = [s.target for s in prefix if s.kind == "start"]
+    started = [b for b in turn.blocks_in_order() if (_opened_before(turn, b, k))]
     stopped = {id(s.target) for s in prefix if s.kind == "stop"}
     open_blocks = [b for b in started if id(b) not in stopped]
     client = any(isinstance(b, Call) for b in started)
-    begun = any(s.kind == "begin" for s in prefix)
-    ended = any(s.kind == "finish" for s in prefix) and any(s.kind == "mstop" for s in prefix)
+    if turn.profile == RESPONSES:
+        begun = bool(prefix)
+        ended = any(s.kind == "finish" for s in prefix)
+    elif turn.profile == BEDROCK:
+        begun = any(s.kind == "begin" for s in prefix)
+        ended = any(s.kind == "finish" for s in prefix)
+    else:
+        begun = any(s.kind == "begin" for s in prefix)
+        ended = any(s.kind == "finish" for s in prefix) and any(s.kind == "mstop" for s in prefix)
     codes: set[str] = set()
     if open_blocks or (client and begun and not ended):
         codes.add("missing_terminal")
@@ -769,18 +1108,24 @@ def _prefix_label(turn: Turn, k: int) -> Label:
     )
 
 
+def _opened_before(turn: Turn, target: Any, k: int) -> bool:
+    at = turn.opening_index(target)
+    return at is not None and at < k
+
+
 def _prefix_has_gap(turn: Turn, prefix: list[Step]) -> bool:
     """Whether the slots opened in ``prefix`` skip an index in some scope
     (possible when an interleaving opened a later slot first)."""
     opened: dict[int, set[int]] = {}
-    for step in prefix:
-        if step.target is None or step.ident is not None:
-            continue
-        if turn.profile == "anthropic" and step.kind != "start":
-            continue
-        if turn.profile != "anthropic" and step.kind != "frag":
-            continue
-        opened.setdefault(step.target.choice, set()).add(step.target.index)
+    if turn.blocky:
+        for item in turn.blocks_in_order():
+            if _opened_before(turn, item, len(prefix)):
+                opened.setdefault(0, set()).add(item.index)
+    else:
+        for step in prefix:
+            if step.target is None or step.ident is not None or step.kind != "frag":
+                continue
+            opened.setdefault(step.target.choice, set()).add(step.target.index)
     return any(indices != set(range(len(indices))) for indices in opened.values())
 
 
@@ -791,8 +1136,9 @@ def truncate(draw: Draw, turn: Turn, fx: Effects) -> None:
     Reproduces dropped connections, proxy timeouts and clients that execute
     whatever they have when the stream ends.
     Label: a cut after tool activity is blocked ``missing_terminal`` (every
-    slot still open, and for Anthropic a begun message without its
-    ``message_delta``/``message_stop``), plus ``missing_slot`` when an
+    slot still open, and a begun message without its end: Anthropic
+    ``message_delta``/``message_stop``, Bedrock ``messageStop``, Responses
+    ``response.completed``), plus ``missing_slot`` when an
     interleaving had opened a later slot before an earlier one; a cut before
     any tool activity is ``not_applicable`` (with ``missing_terminal`` when a
     text block was left open).
@@ -816,7 +1162,11 @@ def _parse_points(turn: Turn) -> list[int]:
         terminal = turn.terminal_index(call)
         acc = ""
         point = None
-        for i in turn.frag_steps(call):
+        if turn.profile == RESPONSES and isinstance(call.start_input, str):
+            acc = call.start_input
+            if acc and jt.parses(acc):
+                point = turn.step_of("start", call)
+        for i in turn.frag_steps(call) if point is None else []:
             text = turn.steps[i].text
             acc += text if isinstance(text, str) else ""
             if acc and jt.parses(acc):
@@ -826,6 +1176,8 @@ def _parse_points(turn: Turn) -> list[int]:
             start = turn.step_of("start", call)
             if call.start_input not in (None, MISSING):
                 point = start
+        if point is None and turn.profile == BEDROCK and acc == "":
+            point = turn.step_of("start", call)  # the implied input {}
         if point is not None and terminal is not None and point < terminal:
             out.append(point + 1)
     return sorted(set(out))
@@ -833,8 +1185,10 @@ def _parse_points(turn: Turn) -> list[int]:
 
 def truncate_parseable(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Cut the stream right after the fragment with which a call's arguments
-    first parse as JSON (for an Anthropic call without deltas: right after
-    its start), before the call's terminal.
+    first parse as JSON (for an Anthropic call without deltas, a Responses
+    call whose added item holds the arguments, a Bedrock call without delta
+    text (the implied ``{}``): right after its start), before the call's
+    terminal.
 
     Reproduces the premature-execution trap: clients that execute as soon as
     the arguments parse, although the stream (and maybe the call) is not
@@ -850,7 +1204,11 @@ def truncate_parseable(draw: Draw, turn: Turn, fx: Effects) -> None:
 
 def bad_index(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Give one tool item an index that cannot be attributed: null, a
-    string, a negative number, a boolean, or (OpenAI, Anthropic) none.
+    string, a negative number, a boolean, or (all but Mistral) none.
+    Responses: the ``output_index`` of a call's added or closing item
+    (argument events are routed by ``item_id``; a wrong ``output_index``
+    there is ``identity_collision``); Bedrock: the ``contentBlockIndex`` of
+    a tool block's start, delta or stop.
 
     Reproduces proxies that re-serialize indices badly, and clients that
     default a missing index to 0 (merging two calls).
@@ -858,7 +1216,12 @@ def bad_index(draw: Draw, turn: Turn, fx: Effects) -> None:
     is interpreted and no other code is reported.
     Shrinks toward: the first tool item, index null.
     """
-    kinds = ("start", "frag", "stop") if turn.profile == "anthropic" else ("frag",)
+    if turn.profile == RESPONSES:
+        kinds: tuple[str, ...] = ("start", "stop")
+    elif turn.blocky:
+        kinds = ("start", "frag", "stop")
+    else:
+        kinds = ("frag",)
     candidates = [
         i for i, s in enumerate(turn.steps) if s.kind in kinds and isinstance(s.target, Call)
     ]
@@ -868,7 +1231,8 @@ def bad_index(draw: Draw, turn: Turn, fx: Effects) -> None:
     options: list[Any] = [None, str(index), -1, -(index + 2), True]
     if turn.profile != "mistral":
         options.append(MISSING)
-    step.patch = dict(step.patch or {}, index=draw(st.sampled_from(options)))
+    key = {RESPONSES: "output_index", BEDROCK: "contentBlockIndex"}.get(turn.profile, "index")
+    step.patch = dict(step.patch or {}, **{key: draw(st.sampled_from(options))})
     fx.final = Label("blocked", ("invalid_slot_index",))
 
 
@@ -930,7 +1294,9 @@ def second_choice(draw: Draw, turn: Turn, fx: Effects) -> None:
 
 def finish_without_calls(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Remove every client call but keep (or make) a tool-use end reason
-    (``tool_calls`` / ``tool_use``); Anthropic blocks are renumbered.
+    (``tool_calls`` / ``tool_use`` / Bedrock ``stopReason: "tool_use"``);
+    Anthropic and Bedrock blocks are renumbered.  (Responses has no end
+    reason that claims tool use: not applicable.)
 
     Reproduces servers that announce tool use but lose the calls (e.g. a
     call parsed out of the text failed), and clients that trust the end
@@ -942,7 +1308,7 @@ def finish_without_calls(draw: Draw, turn: Turn, fx: Effects) -> None:
     calls = {id(c) for c in turn.calls}
     remove_steps(turn, lambda s: id(s.target) in calls)
     turn.calls = []
-    reason = "tool_use" if turn.profile == "anthropic" else "tool_calls"
+    reason = "tool_use" if turn.blocky else "tool_calls"
     for step in turn.steps:
         if step.kind == "finish":
             step.text = reason
@@ -1019,12 +1385,17 @@ def _live_window(turn: Turn, call: Call) -> tuple[int, int] | None:
 
 
 def reuse_slot(draw: Draw, turn: Turn, fx: Effects) -> None:
-    """Start a second call on a live slot: a fragment (OpenAI/Mistral) or a
-    ``content_block_start`` (Anthropic) with the slot's index but another id
-    (or the same id and another name), while the slot is still open.
+    """Start a second call on a live slot: a fragment (OpenAI/Mistral), a
+    ``content_block_start`` (Anthropic), an ``output_item.added`` (Responses,
+    another item id) or a ``contentBlockStart`` (Bedrock) with the slot's
+    index but another id (or the same id and another name), while the slot
+    is still open.  Responses, drawn: instead, the closing
+    ``output_item.done`` names another ``call_id`` (or name) than the added
+    item did.
 
     Reproduces servers that restart indices at 0 for each call, and
-    clients that merge both calls into one.
+    clients that merge both calls into one (or take the closing item's
+    identity).
     Label: blocked ``identity_collision`` (found while reading; the slot
     absorbs the rest of its items).
     Shrinks toward: the first free call, right after it opened, another id.
@@ -1038,7 +1409,19 @@ def reuse_slot(draw: Draw, turn: Turn, fx: Effects) -> None:
         ident = (call.id, draw(st.sampled_from(other_names)))
     else:
         ident = (f"{call.id}_2", draw(st.sampled_from([call.name, *other_names])))
-    if turn.profile == "anthropic":
+    if turn.profile == RESPONSES:
+        closing: list[dict[str, Any]] = []
+        if ident[0] != call.id and "id" not in call.late_identity:
+            closing.append({"call_id": ident[0]})
+        if ident[1] != call.name and "name" not in call.late_identity:
+            closing.append({"name": ident[1]})
+        if closing and draw(st.booleans()):
+            stop = turn.steps[window[1]]
+            stop.inner = {**(stop.inner or {}), **closing[0]}
+            fx.claim(call)
+            fx.slot(call, lb.RANK_FEED, "identity_collision")
+            return
+    if turn.blocky:
         step = Step("start", target=call, ident=ident)
     else:
         text = draw(st.sampled_from(["", "{", "{}"]))
@@ -1054,7 +1437,10 @@ def reuse_slot(draw: Draw, turn: Turn, fx: Effects) -> None:
 def empty_arguments(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Make one call's arguments reassemble to the empty string (every
     fragment ``""`` or without ``arguments``; Anthropic: no ``input`` in the
-    start block and no delta text).
+    start block and no delta text; Responses: deltas ``""`` or none, the
+    added item's ``arguments`` ``""``, ``null`` or absent, and both
+    restatements ``""``).  Not for Bedrock, where a tool block without
+    input text is the no-argument call ``{}``.
 
     Reproduces servers that send ``""`` for tools without parameters, which
     clients then pass to ``json.loads``.
@@ -1068,6 +1454,12 @@ def empty_arguments(draw: Draw, turn: Turn, fx: Effects) -> None:
         else:
             set_fragments(turn, call, ["" for _ in turn.frag_steps(call)])
         call.start_input = draw(st.sampled_from([MISSING, None]))
+    elif turn.profile == RESPONSES:
+        if draw(st.booleans()):
+            set_fragments(turn, call, [])
+        else:
+            set_fragments(turn, call, ["" for _ in turn.frag_steps(call)])
+        call.start_input = draw(st.sampled_from(["", None, MISSING]))
     else:
         for i in turn.frag_steps(call):
             turn.steps[i].text = draw(st.sampled_from(["", MISSING]))
@@ -1319,24 +1711,39 @@ def lone_surrogate(draw: Draw, turn: Turn, fx: Effects) -> None:
 def object_fragment(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Send one arguments fragment as a JSON value that is not a string
     (the arguments object itself, ``{}``, ``[]``, a number, ``true``;
-    Anthropic also ``null`` or no ``partial_json``), or (drawn) the call's
-    id or name as a non-string (a number, an object, an array, ``true``).
+    Anthropic, Responses and Bedrock also ``null`` or no text field), or
+    (drawn) the call's id or name as a non-string (a number, an object, an
+    array, ``true``).  Responses: the fragment is a
+    ``function_call_arguments.delta``, or (drawn) the restatement in
+    ``function_call_arguments.done`` or the added item's ``arguments``;
+    the id is ``call_id`` (on the added and the closing item).  Bedrock:
+    ``toolUse.input`` of a delta, ``toolUseId``/``name`` of the start.
 
     Reproduces servers (and SDK shims) that put the parsed object in
-    ``arguments`` instead of its text, and numeric ids.
+    ``arguments`` (``input``) instead of its text, and numeric ids.
     Label: blocked ``non_string_fragment`` (found while reading).
     Shrinks toward: the first free call's first fragment, as the object.
     """
     call = _pick_call(draw, turn, fx)
     text = _text_of(turn, call)
     field = draw(st.sampled_from(["arguments", "id", "name"]))
-    if field == "arguments":
+    where = "delta"
+    if field == "arguments" and turn.profile == RESPONSES:
+        where = draw(st.sampled_from(["delta", "arguments_done", "added_item"]))
+    if where != "delta":
+        value = draw(st.sampled_from([jt.loads(text), {}, [], 1, True]))
+        restate = turn.step_of("restate", call)
+        if where == "arguments_done" and restate is not None:
+            turn.steps[restate].text = value
+        else:
+            call.start_input = value
+    elif field == "arguments":
         if not turn.frag_steps(call):
             set_text(draw, turn, call, text)
         frags = turn.frag_steps(call)
         at = frags[draw(st.integers(0, len(frags) - 1))]
         options: list[Any] = [jt.loads(text), {}, [], 1, True]
-        if turn.profile == "anthropic":
+        if turn.blocky:
             options += [None, MISSING]
         turn.steps[at].text = draw(st.sampled_from(options))
     else:
@@ -1489,6 +1896,52 @@ def prefill_input(draw: Draw, turn: Turn, fx: Effects) -> None:
     fx.slot(call, lb.RANK_CONFLICT, "conflicting_input")
 
 
+def _restated_calls(turn: Turn, fx: Effects) -> list[Call]:
+    return [
+        c
+        for c in _free_calls(turn, fx)
+        if turn.step_of("restate", c) is not None and turn.step_of("stop", c) is not None
+    ]
+
+
+def mismatch_done(draw: Draw, turn: Turn, fx: Effects) -> None:
+    """Responses: restate other arguments than the deltas streamed, in
+    ``function_call_arguments.done`` or (drawn) in the closing
+    ``output_item.done`` item: the text without its last character, the
+    same object re-serialized (other whitespace, key order, escapes), the
+    empty string, the text plus a space, another object.
+
+    Reproduces servers whose final event is built from another buffer than
+    the deltas (re-serialized, truncated, or from another call), and clients
+    that execute the restated arguments (or the deltas) without comparing.
+    Label: blocked ``arguments_mismatch`` (found while reading; the call is
+    claimed).
+    Shrinks toward: the first free call, ``function_call_arguments.done``
+    without the last character.
+    """
+    call = draw(st.sampled_from(_restated_calls(turn, fx)))
+    text = joined(turn, call)
+    where = draw(st.sampled_from(["arguments_done", "item_done"]))
+    kind = draw(st.sampled_from(["drop_last", "reencoded", "empty", "extra_space", "other"]))
+    if kind == "drop_last":
+        new = text[:-1]
+    elif kind == "reencoded":
+        value = jt.draw_reorder(draw, jt.loads(text))
+        new = jt.dumps(value, **jt.draw_style(draw))
+    elif kind == "empty":
+        new = ""
+    elif kind == "extra_space":
+        new = text + " "
+    else:
+        new = draw(st.sampled_from(['{"city": "Rome"}', "{}", '{"a": 1}']))
+    if new == text:
+        new = text + " "
+    step = turn.steps[turn.step_of("restate" if where == "arguments_done" else "stop", call)]  # type: ignore[index]
+    step.text = new
+    fx.claim(call)
+    fx.slot(call, lb.RANK_FEED, "arguments_mismatch")
+
+
 # -- verdict-breaking: terminals and turn-level ------------------------------------------
 
 
@@ -1497,15 +1950,36 @@ def wrong_finish(draw: Draw, turn: Turn, fx: Effects) -> None:
     does not mean "execute": OpenAI/Mistral ``stop`` (when the request does
     not force a call), ``length``, ``content_filter``, ``function_call``;
     Anthropic ``max_tokens``, ``end_turn``, ``stop_sequence``, ``refusal``,
-    ``pause_turn``.
+    ``pause_turn``; Responses ``response.incomplete`` (with
+    ``incomplete_details.reason`` ``max_output_tokens`` or
+    ``content_filter``) or ``response.failed`` instead of
+    ``response.completed``; Bedrock ``stopReason`` ``max_tokens``,
+    ``end_turn``, ``stop_sequence``, ``guardrail_intervened``,
+    ``content_filtered``.
 
     Reproduces truncated generations (``length``/``max_tokens``: the last
     call is likely cut) and filtered output that clients still execute.
     Label: blocked ``wrong_terminal_reason`` (turn level).
-    Shrinks toward: ``length`` / ``max_tokens``.
+    Shrinks toward: ``length`` / ``max_tokens`` / ``response.incomplete``.
     """
+    if turn.profile == RESPONSES:
+        reason = draw(st.sampled_from(["response.incomplete", "response.failed"]))
+        detail = draw(st.sampled_from(["max_output_tokens", "content_filter"]))
+        for step in turn.steps:
+            if step.kind == "finish":
+                _set_ending(step, reason, detail)
+        fx.turn("wrong_terminal_reason")
+        return
     if turn.profile == "anthropic":
         options = ["max_tokens", "end_turn", "stop_sequence", "refusal", "pause_turn"]
+    elif turn.profile == BEDROCK:
+        options = [
+            "max_tokens",
+            "end_turn",
+            "stop_sequence",
+            "guardrail_intervened",
+            "content_filtered",
+        ]
     else:
         options = ["length", "content_filter", "function_call"]
         if turn.profile == "mistral":
@@ -1520,6 +1994,24 @@ def wrong_finish(draw: Draw, turn: Turn, fx: Effects) -> None:
     fx.turn("wrong_terminal_reason")
 
 
+def _set_ending(step: Step, kind: str, detail: str = "max_output_tokens") -> None:
+    """Responses: make a ``finish`` step end with ``kind``; its response
+    object follows (``status``, ``incomplete_details``, ``error``)."""
+    step.text = kind
+    raw = copy.deepcopy(step.raw) if isinstance(step.raw, dict) else {"type": kind}
+    response = raw.get("response")
+    if not isinstance(response, dict):
+        response = raw["response"] = {"id": "resp_gen", "object": "response"}
+    response["status"] = RESPONSE_ENDINGS[kind]
+    response.pop("incomplete_details", None)
+    response.pop("error", None)
+    if kind == "response.incomplete":
+        response["incomplete_details"] = {"reason": detail}
+    elif kind == "response.failed":
+        response["error"] = {"code": "server_error", "message": "The model failed"}
+    step.raw = raw
+
+
 def _after(draw: Draw, turn: Turn, index: int) -> int:
     at: int = draw(st.integers(index + 1, len(turn.steps)))
     return at
@@ -1532,7 +2024,7 @@ def _dup_terminal_targets(turn: Turn, fx: Effects) -> list[str]:
             out.append("finish")
         if any(s.kind == "mstop" for s in turn.steps):
             out.append("mstop")
-    if turn.profile == "anthropic" and any(
+    if turn.blocky and any(
         fx.is_free(b) and turn.step_of("stop", b) is not None for b in turn.blocks_in_order()
     ):
         out.append("block")
@@ -1543,29 +2035,35 @@ def duplicate_terminal(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Send a terminal twice: a second ``finish_reason`` in the choice
     (OpenAI/Mistral), a second ``message_delta.stop_reason``, a second
     ``message_stop`` or a second ``content_block_stop`` for a block
-    (Anthropic), anywhere after the first.
+    (Anthropic), a second ``response.completed`` (or ``.incomplete`` /
+    ``.failed``) or a second ``output_item.done`` for a call or an item
+    (Responses), a second ``messageStop`` or ``contentBlockStop`` (Bedrock),
+    anywhere after the first.
 
     Reproduces servers that repeat the final chunk (retries, proxies
     replaying buffers); the second may carry another reason.
-    Label: blocked ``duplicate_terminal`` (turn level; for a block's second
-    stop the block is claimed, since the finding blocks it).
+    Label: blocked ``duplicate_terminal`` (turn level; for a block's or an
+    item's second stop the block is claimed, since the finding blocks it).
     Shrinks toward: the finish repeated right after the first.
     """
     kind = draw(st.sampled_from(_dup_terminal_targets(turn, fx)))
     if kind == "finish":
         first = turn.finish_index(_call_choice(turn))
         assert first is not None
-        options = (
-            ["tool_use", "end_turn"]
-            if turn.profile == "anthropic"
-            else ["tool_calls", "stop", "length"]
-        )
+        if turn.profile == RESPONSES:
+            options = list(RESPONSE_ENDINGS)
+        elif turn.blocky:
+            options = ["tool_use", "end_turn"]
+        else:
+            options = ["tool_calls", "stop", "length"]
         step = Step(
             "finish",
             text=draw(st.sampled_from(options)),
             choice=_call_choice(turn),
             raw=copy.deepcopy(turn.steps[first].raw),
         )
+        if turn.profile == RESPONSES:
+            _set_ending(step, step.text)
         insert(turn, _after(draw, turn, first), step)
         fx.turn("duplicate_terminal")
     elif kind == "mstop":
@@ -1581,7 +2079,13 @@ def duplicate_terminal(draw: Draw, turn: Turn, fx: Effects) -> None:
         block = draw(st.sampled_from(blocks))
         stop = turn.step_of("stop", block)
         assert stop is not None
-        insert(turn, _after(draw, turn, stop), Step("stop", target=block))
+        again = Step("stop", target=block)
+        if turn.profile in (RESPONSES, BEDROCK):
+            first_stop = turn.steps[stop]
+            again.raw = copy.deepcopy(first_stop.raw)
+            again.text = first_stop.text
+            again.inner = copy.deepcopy(first_stop.inner)
+        insert(turn, _after(draw, turn, stop), again)
         fx.claim(block)
         fx.slot(block, lb.RANK_FEED, "duplicate_terminal")
 
@@ -1591,7 +2095,8 @@ _NEW_SLOT = "new slot"
 
 def _turn_end(turn: Turn) -> int | None:
     """Where a scope has ended for good: OpenAI/Mistral the finish of the
-    calls' choice, Anthropic the ``message_stop``."""
+    calls' choice, Anthropic the ``message_stop``, Responses
+    ``response.completed``, Bedrock ``messageStop``."""
     if turn.profile == "anthropic":
         return next((i for i, s in enumerate(turn.steps) if s.kind == "mstop"), None)
     return turn.finish_index(_call_choice(turn))
@@ -1599,7 +2104,9 @@ def _turn_end(turn: Turn) -> int | None:
 
 def _late_targets(turn: Turn, fx: Effects) -> list[Any]:
     out: list[Any] = [c for c in _free_calls(turn, fx) if turn.terminal_index(c) is not None]
-    if turn.profile == "anthropic":
+    if turn.profile in ("anthropic", BEDROCK):
+        # (Responses text events are not checked: its message items are not
+        # targets.)
         out += [
             b for b in text_blocks(turn) if fx.is_free(b) and turn.step_of("stop", b) is not None
         ]
@@ -1624,6 +2131,20 @@ def _late_call(draw: Draw, turn: Turn, fx: Effects) -> None:
             Step("frag", target=call, text="{}"),
             Step("stop", target=call),
         ]
+    elif turn.blocky:
+        index = 1 + max(b.index for b in turn.blocks_in_order())
+        call = Call(choice=0, index=index, id="tooluse_late", name=name, expected="{}")
+        steps = [
+            Step("start", target=call),
+            Step("frag", target=call, text="{}"),
+            Step("stop", target=call),
+        ]
+        if turn.profile == RESPONSES:
+            # Item ids route the argument events: each late call has its own.
+            number = _fresh_item_id(turn, "fc_late").removeprefix("fc_late")
+            call.id, call.item_id = f"call_late{number}", f"fc_late{number}"
+            call.start_input = ""
+            steps.insert(2, Step("restate", target=call))
     else:
         index = 1 + max(c.index for c in turn.calls if c.choice == model.choice)
         call = Call(
@@ -1655,8 +2176,13 @@ def delta_after_terminal(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Send a fragment for a slot after its terminal: an arguments fragment
     after the choice's ``finish_reason`` (OpenAI/Mistral), an
     ``input_json_delta`` after the block's ``content_block_stop`` or a text
-    delta after a text block's stop (Anthropic); or a whole new call after
-    the turn's end (after the ``finish_reason``; after ``message_stop``).
+    delta after a text block's stop (Anthropic), a
+    ``function_call_arguments.delta`` or ``.done`` after the call's
+    ``output_item.done`` (Responses), a ``toolUse`` delta after the tool
+    block's ``contentBlockStop`` or a text delta after a text block's stop
+    (Bedrock); or a whole new call after the turn's end (after the
+    ``finish_reason``; after ``message_stop``, ``response.completed``,
+    ``messageStop``).
 
     Reproduces servers that flush buffered deltas late, and clients that
     executed at the terminal and then keep appending.
@@ -1674,18 +2200,21 @@ def delta_after_terminal(draw: Draw, turn: Turn, fx: Effects) -> None:
         assert terminal is not None
         text = draw(st.sampled_from(["", "}", " ", '{"x": 1}']))
         step = Step("frag", target=target, text=text, choice=target.choice)
+        if turn.profile == RESPONSES and draw(st.booleans()):
+            step = Step("restate", target=target)  # restates the text once more
     else:
         terminal = turn.step_of("stop", target)
         assert terminal is not None
-        step = Step(
-            "delta",
-            target=target,
-            raw={
+        raw: dict[str, Any]
+        if turn.profile == BEDROCK:
+            raw = {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "late"}}}
+        else:
+            raw = {
                 "type": "content_block_delta",
                 "index": 0,
                 "delta": {"type": "text_delta", "text": "late"},
-            },
-        )
+            }
+        step = Step("delta", target=target, raw=raw)
     insert(turn, _after(draw, turn, terminal), step)
     fx.claim(target)
     fx.slot(target, lb.RANK_FEED, "delta_after_terminal")
@@ -1693,7 +2222,10 @@ def delta_after_terminal(draw: Draw, turn: Turn, fx: Effects) -> None:
 
 def provider_error(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Insert an in-stream error (OpenAI/Mistral ``{"error": {...}}`` chunk,
-    Anthropic ``error`` event) anywhere; the stream then goes on.
+    Anthropic or Responses ``error`` event, a Bedrock ``*Exception`` event:
+    ``modelStreamErrorException``, ``internalServerException``,
+    ``throttlingException``, ``serviceUnavailableException``,
+    ``validationException``) anywhere; the stream then goes on.
 
     Reproduces overloaded or failing upstreams that report an error and
     still (partly) stream; clients that ignore the error event.
@@ -1705,6 +2237,22 @@ def provider_error(draw: Draw, turn: Turn, fx: Effects) -> None:
     if turn.profile == "anthropic":
         kind = draw(st.sampled_from(["overloaded_error", "api_error"]))
         raw: dict[str, Any] = {"type": "error", "error": {"type": kind, "message": "Overloaded"}}
+    elif turn.profile == RESPONSES:
+        code = draw(st.sampled_from(["server_error", "rate_limit_exceeded"]))
+        raw = {"type": "error", "code": code, "message": "The server had an error", "param": None}
+    elif turn.profile == BEDROCK:
+        kind = draw(
+            st.sampled_from(
+                [
+                    "modelStreamErrorException",
+                    "internalServerException",
+                    "throttlingException",
+                    "serviceUnavailableException",
+                    "validationException",
+                ]
+            )
+        )
+        raw = {kind: {"message": "The model stream failed"}}
     else:
         raw = {
             "error": {
@@ -1719,7 +2267,7 @@ def provider_error(draw: Draw, turn: Turn, fx: Effects) -> None:
 
 
 def _gap_scopes(turn: Turn) -> list[list[Any]]:
-    if turn.profile == "anthropic":
+    if turn.blocky:
         items = turn.blocks_in_order()
         return [items] if items else []
     groups: dict[int, list[Call]] = {}
@@ -1730,7 +2278,8 @@ def _gap_scopes(turn: Turn) -> list[list[Any]]:
 
 def gap_index(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Shift the index of one slot and of every later slot of its choice (for
-    Anthropic: every content block) up by 1-3, leaving a gap.
+    Anthropic and Bedrock: every content block; for Responses: every output
+    item, ``output_index``) up by 1-3, leaving a gap.
 
     Reproduces dropped chunks that carried a whole call, and servers that
     number parallel calls from 1; clients that do not notice a lost call.
@@ -1794,7 +2343,7 @@ REGISTRY: dict[str, OperatorInfo] = {
         _entry(_O.INSERT_NOISE, ALL, insert_noise, _always),
         _entry(_O.WHOLE_CALL, ALL, whole_call, _has_calls),
         _entry(_O.REPEAT_IDENTITY, CHAT, repeat_identity, _has_calls),
-        _entry(_O.DELAY_IDENTITY, CHAT, delay_identity, _has_calls),
+        _entry(_O.DELAY_IDENTITY, LATE_IDENTITY, delay_identity, _has_calls),
         _entry(_O.INTERLEAVE, ALL, interleave, lambda t, f: bool(_interleave_groups(t))),
         _entry(_O.REENCODE, ALL, reencode, _has_calls),
         _entry(_O.FORCED_CHOICE_STOP, CHAT, forced_choice_stop, _forced_stop_applies),
@@ -1802,7 +2351,13 @@ REGISTRY: dict[str, OperatorInfo] = {
         _entry(_O.DROP_ID, ALL, drop_id, _has_free_call, code="missing_id"),
         _entry(_O.DROP_NAME, ALL, drop_name, _has_free_call, code="missing_name"),
         _entry(_O.RENAME_TOOL, ALL, rename_tool, _has_free_call, code="unknown_tool"),
-        _entry(_O.EMPTY_ARGUMENTS, ALL, empty_arguments, _has_free_call, code="empty_arguments"),
+        _entry(
+            _O.EMPTY_ARGUMENTS,
+            CAN_BE_EMPTY,
+            empty_arguments,
+            _has_free_call,
+            code="empty_arguments",
+        ),
         _entry(_O.CORRUPT_JSON, ALL, corrupt_json, _has_free_call, code="malformed_json"),
         _entry(_O.TRAILING_DOCUMENT, ALL, trailing_document, _has_free_call, code="trailing_data"),
         _entry(_O.DOUBLE_ARGUMENTS, ALL, double_arguments, _has_free_call, code="trailing_data"),
@@ -1825,7 +2380,7 @@ REGISTRY: dict[str, OperatorInfo] = {
         ),
         _entry(
             _O.FINISH_WITHOUT_CALLS,
-            ALL,
+            CLAIMS_TOOLS,
             finish_without_calls,
             _has_finish,
             code="terminal_without_calls",
@@ -1902,6 +2457,13 @@ REGISTRY: dict[str, OperatorInfo] = {
         ),
         _entry(
             _O.PREFILL_INPUT, ANTHROPIC, prefill_input, _has_free_call, code="conflicting_input"
+        ),
+        _entry(
+            _O.MISMATCH_DONE,
+            RESPONSES_ONLY,
+            mismatch_done,
+            lambda t, f: bool(_restated_calls(t, f)),
+            code="arguments_mismatch",
         ),
         _entry(
             _O.SECOND_CHOICE,

@@ -34,6 +34,7 @@ GENERATED_KEYWORDS = frozenset(
         "maximum",
         "exclusiveMinimum",
         "exclusiveMaximum",
+        "multipleOf",
         "enum",
         "const",
         "pattern",
@@ -173,6 +174,15 @@ def _values_of(kind: str, schema: dict[str, Any], root: Any, depth: int) -> st.S
         return st.none()
     if kind == "boolean":
         return st.booleans()
+    if "multipleOf" in schema and kind in ("integer", "number"):
+        step = schema["multipleOf"]
+        if not (isinstance(step, int) and not isinstance(step, bool) and step > 0):
+            raise ValueError("only a positive integer multipleOf is generated")
+        low, high = _bounds(schema, integer=True)
+        first, last = -(-low // step), high // step
+        if first > last:
+            raise ValueError("no multiple of multipleOf within the bounds")
+        return st.integers(first, last).map(lambda k: k * step)
     if kind == "integer":
         low, high = _bounds(schema, integer=True)
         return st.integers(low, high)
@@ -299,6 +309,9 @@ def _collect(
         for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
             if _is_number(schema.get(key)):
                 sites.append((path, key, schema[key]))
+        step = schema.get("multipleOf")
+        if isinstance(step, int) and _is_count(step) and step > 1 and isinstance(value, int):
+            sites.append((path, "multipleOf", step))
     if isinstance(value, str):
         for key in ("minLength", "maxLength"):
             if _is_count(schema.get(key)):
@@ -387,6 +400,8 @@ def break_at(draw: Draw, value: Any, site: tuple[Any, ...]) -> Any:
         if isinstance(node, int) and isinstance(detail, int):
             return put(int(new))
         return put(float(new))
+    if kind == "multipleOf":
+        return put(node + draw(st.sampled_from([1, -1])))
     if kind == "minLength":
         return put(node[: detail - 1] if len(node) >= detail else "")
     if kind == "maxLength":

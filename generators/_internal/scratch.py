@@ -1,5 +1,5 @@
 """Valid turns built from scratch for given tool schemas, so that the property
-tests do not depend on the three seeds."""
+tests do not depend on the seeds."""
 
 from __future__ import annotations
 
@@ -9,11 +9,28 @@ from typing import Any
 from hypothesis import strategies as st
 
 from generators._internal import jsontext as jt
-from generators._internal.model import DEFAULT_CHUNK, MISSING, Block, Call, Step, Turn, render
+from generators._internal.model import (
+    BEDROCK,
+    DEFAULT_CHUNK,
+    MISSING,
+    PROFILES,
+    RESPONSES,
+    Block,
+    Call,
+    Step,
+    Turn,
+    render,
+)
 from generators._internal.schemas import unicode_text_chars, values
 
 _ID_CHARS = st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-_ID_PREFIX = {"openai": "call_", "mistral": "", "anthropic": "toolu_"}
+_ID_PREFIX = {
+    "openai": "call_",
+    "mistral": "",
+    "anthropic": "toolu_",
+    "openai-responses": "call_",
+    "bedrock": "tooluse_",
+}
 
 
 def valid_turns(
@@ -29,12 +46,20 @@ def valid_turns(
     maybe a usage chunk.  Mistral: whole calls without ``index`` (or, drawn,
     indexed fragments).  Anthropic: ``message_start``, maybe a text block,
     ``tool_use`` blocks with start input ``{}``, ``message_delta`` with
-    ``tool_use``, ``message_stop``.
+    ``tool_use``, ``message_stop``.  Responses: ``response.created``, maybe
+    ``response.in_progress``, maybe a reasoning item and/or a message item,
+    ``function_call`` items (added with ``arguments: ""``, deltas,
+    ``function_call_arguments.done``, ``output_item.done`` restating the
+    text), ``response.completed`` listing the output items; every event has
+    its ``sequence_number``.  Bedrock: ``messageStart``, maybe a text block
+    opened by its first delta, ``toolUse`` blocks (start, deltas, maybe a
+    leading empty delta; an empty object maybe without any delta), stop,
+    ``messageStop`` with ``tool_use``, maybe ``metadata``.
 
     Shrinks toward: one call of the first tool, the simplest valid
     arguments, compact text in one fragment, no optional noise.
     """
-    if profile not in ("openai", "mistral", "anthropic"):
+    if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}")
     if not tool_schemas:
         raise ValueError("tool_schemas is empty")
@@ -76,6 +101,10 @@ def _turns(draw: Any, profile: str, schemas: dict[str, Any], max_calls: int) -> 
         )
     if profile == "anthropic":
         turn = _anthropic(draw, calls, schemas)
+    elif profile == RESPONSES:
+        turn = _responses(draw, calls, schemas)
+    elif profile == BEDROCK:
+        turn = _bedrock(draw, calls, schemas)
     else:
         turn = _chat(draw, profile, calls, schemas)
     return render(turn)
@@ -212,6 +241,118 @@ def _anthropic(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
             call.start_input = {}
     return Turn(
         profile="anthropic",
+        tool_schemas=schemas,
+        request=None,
+        steps=steps,
+        calls=calls,
+        blocks=blocks,
+    )
+
+
+def _responses(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    response = {"id": "resp_gen", "object": "response", "status": "in_progress", "output": []}
+    steps: list[Step] = [Step("raw", raw={"type": "response.created", "response": dict(response)})]
+    if draw(st.booleans()):
+        steps.append(Step("raw", raw={"type": "response.in_progress", "response": dict(response)}))
+    blocks: list[Block] = []
+
+    def item_step(kind: str, block: Block, item: dict[str, Any]) -> Step:
+        event = "response.output_item.added" if kind == "start" else "response.output_item.done"
+        return Step(kind, target=block, raw={"type": event, "output_index": 0, "item": item})
+
+    if draw(st.booleans()):
+        block = Block(index=len(blocks))
+        blocks.append(block)
+        item = {"id": "rs_gen", "type": "reasoning", "summary": []}
+        steps += [item_step("start", block, item), item_step("stop", block, item)]
+    if draw(st.booleans()):
+        block = Block(index=len(blocks))
+        blocks.append(block)
+        text = draw(st.text(unicode_text_chars, max_size=20))
+        head = {"id": "msg_gen", "type": "message", "status": "in_progress", "role": "assistant"}
+        part = {"type": "output_text", "text": text, "annotations": []}
+        steps.append(item_step("start", block, {**head, "content": []}))
+        steps.append(
+            Step(
+                "delta",
+                target=block,
+                raw={
+                    "type": "response.output_text.delta",
+                    "item_id": "msg_gen",
+                    "output_index": 0,
+                    "content_index": 0,
+                    "delta": text,
+                },
+            )
+        )
+        steps.append(item_step("stop", block, {**head, "status": "completed", "content": [part]}))
+    for call in calls:
+        assert call.expected is not None
+        call.index += len(blocks)
+        call.item_id = "fc_" + call.id.removeprefix("call_")
+        call.start_input = ""
+        steps.append(Step("start", target=call))
+        for piece in jt.draw_split(draw, call.expected):
+            steps.append(Step("frag", target=call, text=piece))
+        steps.append(Step("restate", target=call))
+        steps.append(Step("stop", target=call))
+    steps.append(
+        Step(
+            "finish",
+            text="response.completed",
+            raw={
+                "type": "response.completed",
+                "response": {**response, "status": "completed"},
+            },
+        )
+    )
+    return Turn(
+        profile=RESPONSES,
+        tool_schemas=schemas,
+        request={"tool_choice": "auto"},
+        steps=steps,
+        calls=calls,
+        blocks=blocks,
+        sequenced=True,
+        snapshot=True,
+    )
+
+
+def _bedrock(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    steps: list[Step] = [Step("begin", raw={"messageStart": {"role": "assistant"}})]
+    blocks: list[Block] = []
+    if draw(st.booleans()):
+        block = Block(index=0)
+        blocks.append(block)
+        for call in calls:
+            call.index += 1
+        text = draw(st.text(unicode_text_chars, max_size=20))
+        steps.append(
+            Step(
+                "delta",
+                target=block,
+                raw={"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": text}}},
+            )
+        )
+        steps.append(Step("stop", target=block))
+    for call in calls:
+        assert call.expected is not None
+        steps.append(Step("start", target=call))
+        if call.expected == "{}" and draw(st.booleans()):
+            pass  # the no-argument call: no input text at all
+        else:
+            pieces = jt.draw_split(draw, call.expected)
+            if draw(st.booleans()):
+                pieces = ["", *pieces]  # Claude on Bedrock opens with an empty input
+            for piece in pieces:
+                steps.append(Step("frag", target=call, text=piece))
+        steps.append(Step("stop", target=call))
+    steps.append(Step("finish", text="tool_use", raw={"messageStop": {"stopReason": "tool_use"}}))
+    if draw(st.booleans()):
+        usage = {"inputTokens": 20, "outputTokens": 10, "totalTokens": 30}
+        steps.append(Step("raw", raw={"metadata": {"usage": usage, "metrics": {"latencyMs": 100}}}))
+    return Turn(
+        profile=BEDROCK,
         tool_schemas=schemas,
         request=None,
         steps=steps,

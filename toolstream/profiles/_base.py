@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from toolstream.events import Event, SlotKey
+from toolstream.events import Event, Open, SlotKey
 from toolstream.findings import Code, ProtocolError
 from toolstream.limits import Limits
 
@@ -56,11 +56,37 @@ def optional_text(value: Any, field: str, key: SlotKey, pos: int) -> str | None:
     )
 
 
+def open_call(
+    pos: int,
+    key: SlotKey,
+    kind: str,
+    identity: tuple[tuple[Any, str], tuple[Any, str]],
+    initial_input: Any = None,
+) -> Iterator[Event]:
+    """Open a call slot whose id and name come in the start event.
+
+    ``identity`` is ``((id value, field name), (name value, field name))``.
+    A malformed id or name still opens the slot before the error is raised,
+    so the error blocks it and its later events are absorbed rather than
+    reported again as ``unknown_slot``.
+    """
+    (id_value, id_field), (name_value, name_field) = identity
+    try:
+        id_ = optional_text(id_value, id_field, key, pos)
+        name = optional_text(name_value, name_field, key, pos)
+    except ProtocolError:
+        yield Open(pos=pos, key=key, id=None, name=None, kind=kind)
+        raise
+    yield Open(pos=pos, key=key, id=id_, name=name, kind=kind, initial_input=initial_input)
+
+
 def describe(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
+    if isinstance(value, int) and value.bit_length() > 90:
+        return "a number"  # repr() of a huge int is slow, and past 4300 digits an error
     if isinstance(value, (int, float)):
         return f"the number {value!r}" if len(repr(value)) < 30 else "a number"
     if isinstance(value, str):

@@ -16,7 +16,7 @@ from typing import Any
 
 from toolstream.events import BLOCK, CLIENT, SERVER, Begin, End, Event, Finish, Fragment, Open, Stop
 from toolstream.findings import Code, ProtocolError
-from toolstream.profiles._base import Profile, describe, optional_text, slot_index
+from toolstream.profiles._base import Profile, describe, open_call, slot_index
 
 _CALL_BLOCKS = {"tool_use": CLIENT, "server_tool_use": SERVER, "mcp_tool_use": SERVER}
 _OTHER_BLOCKS = frozenset({"text", "thinking", "redacted_thinking"})
@@ -126,16 +126,13 @@ class AnthropicMessages(Profile):
             yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
             return
         self._kinds.setdefault(index, call_kind)
-        initial = block.get("input")
-        try:
-            id_ = optional_text(block.get("id"), "id", key, pos)
-            name = optional_text(block.get("name"), "name", key, pos)
-        except ProtocolError:
-            # Open the slot anyway, so that the error blocks it and its later
-            # events are absorbed instead of becoming unknown_slot findings.
-            yield Open(pos=pos, key=key, id=None, name=None, kind=call_kind)
-            raise
-        yield Open(pos=pos, key=key, id=id_, name=name, kind=call_kind, initial_input=initial)
+        yield from open_call(
+            pos,
+            key,
+            call_kind,
+            ((block.get("id"), "id"), (block.get("name"), "name")),
+            initial_input=block.get("input"),
+        )
 
     def _delta(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
         index = slot_index(raw.get("index"), "content block index", pos, self.limits)

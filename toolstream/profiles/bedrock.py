@@ -45,7 +45,7 @@ from toolstream.events import (
     Stop,
 )
 from toolstream.findings import Code, ProtocolError
-from toolstream.profiles._base import Profile, describe, optional_text, slot_index
+from toolstream.profiles._base import Profile, describe, open_call, slot_index
 
 # Deltas of non-call blocks.
 _BLOCK_DELTAS = frozenset({"text", "reasoningContent", "citation", "image", "toolResult"})
@@ -143,12 +143,11 @@ class Bedrock(Profile):
         tool_type = tool.get("type")
         kind = _TOOL_TYPES.get(tool_type) if type(tool_type) in (str, type(None)) else None
         self._kinds.setdefault(index, kind or CLIENT)
-        yield Open(
-            pos=pos,
-            key=key,
-            id=optional_text(tool.get("toolUseId"), "toolUseId", key, pos),
-            name=optional_text(tool.get("name"), "name", key, pos),
-            kind=kind or CLIENT,
+        yield from open_call(
+            pos,
+            key,
+            kind or CLIENT,
+            ((tool.get("toolUseId"), "toolUseId"), (tool.get("name"), "name")),
             # Bedrock's start has no input: the implied one is {} (see above).
             initial_input={},
         )

@@ -50,7 +50,7 @@ from toolstream.events import (
     Stop,
 )
 from toolstream.findings import Code, ProtocolError
-from toolstream.profiles._base import Profile, describe, optional_text, slot_index
+from toolstream.profiles._base import Profile, describe, open_call, optional_text, slot_index
 
 _SERVER_ITEMS = frozenset(
     {
@@ -100,6 +100,7 @@ class OpenAIResponses(Profile):
     def __init__(self, request: Any, limits: Any) -> None:
         super().__init__(request, limits)
         self._begun = False
+        self._created = False
         self._items: dict[str, int] = {}
         self._kinds: dict[int, str] = {}
         self._restated: set[int] = set()
@@ -112,10 +113,19 @@ class OpenAIResponses(Profile):
             )
         kind = raw["type"]
         if not self._begun:
+            # The turn begins with its first event, whatever it is.
             self._begun = True
             yield Begin(pos=pos, scope=0)
-            if kind == "response.created":
-                return
+        if kind == "response.created":
+            if self._created:
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT,
+                    "a second response.created: one fixture holds one response",
+                    event=pos,
+                    fatal=True,
+                )
+            self._created = True
+            return
         if kind == "response.function_call_arguments.delta":
             key = self._route(raw, pos)
             text = raw.get("delta")
@@ -149,13 +159,6 @@ class OpenAIResponses(Profile):
                 ends_slots=False,
             )
             yield Stop(pos=pos, scope=0)
-        elif kind == "response.created":
-            raise ProtocolError(
-                Code.UNSUPPORTED_EVENT,
-                "a second response.created: one fixture holds one response",
-                event=pos,
-                fatal=True,
-            )
         elif kind == "error":
             message = raw.get("message")
             text = message[:120] if isinstance(message, str) else "no message"
@@ -196,12 +199,11 @@ class OpenAIResponses(Profile):
         if item_type == "function_call":
             self._kinds.setdefault(index, CLIENT)
             arguments = item.get("arguments")
-            yield Open(
-                pos=pos,
-                key=key,
-                id=optional_text(item.get("call_id"), "call_id", key, pos),
-                name=optional_text(item.get("name"), "name", key, pos),
-                kind=CLIENT,
+            yield from open_call(
+                pos,
+                key,
+                CLIENT,
+                ((item.get("call_id"), "call_id"), (item.get("name"), "name")),
             )
             if arguments not in (None, ""):
                 if type(arguments) is not str:

@@ -1,0 +1,108 @@
+"""cProfile of one subject on one generated stream: where the time goes.
+
+    python bench/hotspots.py [PROFILE SHAPE CHUNKS SUBJECT] [--top N] [--sort tottime|cumtime]
+
+Defaults: ``openai par16 100000 validate_bytes``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import measure  # noqa: E402
+
+
+def phases(profile: str, shape: str, chunks: int, rounds: int = 15) -> int:
+    """Median time of each phase of ``validate_bytes`` (no profiler overhead),
+    next to the floor's ``json.loads``."""
+    import gc
+    import statistics
+    import time
+
+    from toolstream import Gate
+    from toolstream.envelope import check_envelope, parse_fixture_bytes
+    from toolstream.limits import DEFAULT_LIMITS
+
+    data = measure.stream_bytes(profile, shape, chunks)
+    names = [
+        "json.loads (floor, GC paused)",
+        "decode + strict parse",
+        "check_envelope",
+        "Gate.feed x N (profile + machine)",
+        "Gate.close (join, strict args, schema)",
+        "validate_bytes end to end",
+    ]
+    times: dict[str, list[float]] = {n: [] for n in names}
+    for _ in range(rounds):
+        gc.collect()
+        gc.disable()
+        t0 = time.perf_counter()
+        json.loads(data)
+        t1 = time.perf_counter()
+        gc.enable()
+        fixture = parse_fixture_bytes(data, DEFAULT_LIMITS)
+        t2 = time.perf_counter()
+        envelope = check_envelope(fixture)
+        t3 = time.perf_counter()
+        gate = Gate(envelope.profile, envelope.tool_schemas, envelope.request)
+        for item in envelope.stream:
+            gate.feed(item)
+        t4 = time.perf_counter()
+        gate.close()
+        t5 = time.perf_counter()
+        del fixture, envelope, gate
+        gc.collect()
+        t6 = time.perf_counter()
+        measure.SUBJECTS["validate_bytes"](data, None)()
+        t7 = time.perf_counter()
+        for name, dt in zip(
+            names, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t7 - t6), strict=True
+        ):
+            times[name].append(dt)
+    total = statistics.median(times[names[-1]])
+    print(f"{profile}-{shape} {chunks:,} chunks, median of {rounds}")
+    for name in names:
+        m = statistics.median(times[name])
+        print(f"  {name:42} {m * 1e3:9.2f} ms  {m / total:6.1%}  {m / chunks * 1e6:7.2f} us/chunk")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("profile", nargs="?", default="openai")
+    parser.add_argument("shape", nargs="?", default="par16")
+    parser.add_argument("chunks", nargs="?", type=int, default=100_000)
+    parser.add_argument("subject", nargs="?", default="validate_bytes")
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--sort", default="tottime", choices=("tottime", "cumtime"))
+    parser.add_argument(
+        "--phases", action="store_true", help="time validate_bytes phase by phase instead"
+    )
+    args = parser.parse_args(argv)
+    if args.phases:
+        return phases(args.profile, args.shape, args.chunks)
+    data = measure.stream_bytes(args.profile, args.shape, args.chunks)
+    thunk = measure.SUBJECTS[args.subject](data, json.loads(data))
+    thunk()  # warm up
+    profiler = cProfile.Profile()
+    profiler.enable()
+    thunk()
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out)
+    stats.strip_dirs().sort_stats(args.sort).print_stats(args.top)
+    print(out.getvalue())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
