@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck demo clean corpus verify docs adapters-report captures
+.PHONY: test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,12 +15,12 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/ruff check toolstream generators tests
+	$(BIN)/ruff check toolstream generators tests bench scripts
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check toolstream generators tests
+	$(BIN)/ruff check toolstream generators tests bench scripts
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -55,6 +55,19 @@ adapters-report: $(ADAPTERS_STAMP)
 # Import every real capture in ../shared/captures and check its verdict.
 captures: $(STAMP)
 	$(BIN)/python -m pytest tests/test_captures.py -q
+
+# Performance against the floor and the SDK accumulators (docs/performance.md; long).
+bench: $(ADAPTERS_STAMP)
+	$(BIN)/python bench/run.py
+
+# Time-bounded fuzzing of the validator (docs/hardening.md). FUZZ_MINUTES=5 by default.
+FUZZ_MINUTES ?= 5
+fuzz: $(STAMP)
+	$(BIN)/python bench/fuzz.py --minutes $(FUZZ_MINUTES)
+
+# Corpus throughput: generate and verify 10,000 cases, serial and -j 2.
+bench-corpus: $(STAMP)
+	$(BIN)/python bench/corpus.py
 
 # Docs derived from code (finding catalogue, state diagram).
 docs: $(STAMP)
