@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from toolstream.cli.render import console
+from toolstream.cli.render import console, format_option
 
 
 def _operator_list(
@@ -68,14 +68,7 @@ def _operator_list(
     help="First remove the content-addressed cases (DIR/*/<hash>.json) and the manifest"
     " already in DIR.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: rich tables; json: one deterministic JSON object on stdout.",
-)
+@format_option
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
 def generate(
     seeds: tuple[str, ...],

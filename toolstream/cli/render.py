@@ -5,11 +5,22 @@ from __future__ import annotations
 import os
 import sys
 
+import click
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from toolstream.report import Report
+
+format_option = click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: rich tables; json: one deterministic JSON object on stdout.",
+)
+"""The ``--format`` option shared by the corpus commands."""
 
 _STATUS_STYLE = {"pass": "bold green", "blocked": "bold red", "not_applicable": "bold yellow"}
 

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from toolstream.api import validate_bytes
-from toolstream.cli.render import console
+from toolstream.cli.render import console, format_option
 from toolstream.corpus import shrink as shrinking
 from toolstream.corpus.caseio import atomic_write, dump_json, fixture_digest, load_case, strip_case
 from toolstream.corpus.label import expect_summary, label_of
@@ -62,14 +62,7 @@ from toolstream.findings import Code
     show_default=True,
     help="Give up (keeping the smallest case so far) after this many predicate runs.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: rich tables; json: one JSON object on stdout.",
-)
+@format_option
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
 def shrink(
     case_path: str,

@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from toolstream.cli.render import console
+from toolstream.cli.render import console, format_option
 from toolstream.corpus import verify as verifying
 from toolstream.corpus.caseio import atomic_write, discover
 from toolstream.corpus.junit import junit_xml
@@ -38,14 +38,7 @@ from toolstream.corpus.junit import junit_xml
     help="Check only shard K of M (1 <= K <= M); the split hashes case ids, so it is"
     " the same on every machine.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: rich tables; json: one deterministic JSON object on stdout.",
-)
+@format_option
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing unless a label does not hold.")
 def verify(
     paths: tuple[str, ...],
