@@ -360,3 +360,36 @@ def bedrock(events: list[Any], *, schemas: dict[str, Any] | None = None) -> dict
         "tool_schemas": SCHEMAS if schemas is None else schemas,
         "events": events,
     }
+
+
+# Every keyword of the schema subset, for turns built from scratch.
+RICH_SCHEMAS: dict[str, Any] = {
+    "rich": {
+        "type": "object",
+        "properties": {
+            "text": {"type": "string", "minLength": 1, "maxLength": 6},
+            "count": {"type": "integer", "minimum": -5, "maximum": 5},
+            "ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+            "flag": {"type": "boolean"},
+            "mode": {"enum": ["a", "b", "ü"]},
+            "fixed": {"const": "k"},
+            "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}, "maxItems": 3},
+            "point": {"$ref": "#/$defs/point"},
+            "maybe": {"type": ["string", "null"]},
+            "either": {"anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 2}]},
+            "code": {"type": "string", "pattern": "^[A-Z]{2}[0-9]{2}$"},
+        },
+        "required": ["text", "count"],
+        "additionalProperties": False,
+        "$defs": {
+            "point": {
+                "type": "object",
+                "properties": {"x": {"type": "number"}, "y": {"type": "integer"}},
+                "required": ["x", "y"],
+                "additionalProperties": False,
+            }
+        },
+    },
+    "no_args": {"type": "object", "properties": {}, "additionalProperties": False},
+    "open": {"type": "object", "properties": {"q": {"type": "string"}}},
+}

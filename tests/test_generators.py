@@ -23,6 +23,7 @@ from generators import OPERATORS, Label, Mutant, Operator, mutants, sample, vali
 from generators._internal import jsontext as jt
 from generators._internal.model import parse, reassemble, render
 from generators._internal.schemas import violation_sites
+from tests.builders import RICH_SCHEMAS
 
 ROOT = Path(__file__).resolve().parent.parent
 PROFILES = ("openai", "mistral", "anthropic", "openai-responses", "bedrock")
@@ -123,7 +124,7 @@ def test_the_generator_does_not_import_the_validator() -> None:
 @SETTINGS
 @given(st.data())
 def test_reencoded_text_parses_to_the_same_value(data: st.DataObject) -> None:
-    value = data.draw(generators._internal.schemas.values(_RICH["rich"]))
+    value = data.draw(generators._internal.schemas.values(RICH_SCHEMAS["rich"]))
     text = jt.dumps(jt.draw_reorder(data.draw, value), **jt.draw_style(data.draw))
     assert json.loads(text) == value
 
@@ -582,38 +583,6 @@ def test_sample_1000_timing(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 # -- from scratch --------------------------------------------------------------------------
-
-_RICH: dict[str, Any] = {
-    "rich": {
-        "type": "object",
-        "properties": {
-            "text": {"type": "string", "minLength": 1, "maxLength": 6},
-            "count": {"type": "integer", "minimum": -5, "maximum": 5},
-            "ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
-            "flag": {"type": "boolean"},
-            "mode": {"enum": ["a", "b", "ü"]},
-            "fixed": {"const": "k"},
-            "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}, "maxItems": 3},
-            "point": {"$ref": "#/$defs/point"},
-            "maybe": {"type": ["string", "null"]},
-            "either": {"anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 2}]},
-            "code": {"type": "string", "pattern": "^[A-Z]{2}[0-9]{2}$"},
-        },
-        "required": ["text", "count"],
-        "additionalProperties": False,
-        "$defs": {
-            "point": {
-                "type": "object",
-                "properties": {"x": {"type": "number"}, "y": {"type": "integer"}},
-                "required": ["x", "y"],
-                "additionalProperties": False,
-            }
-        },
-    },
-    "no_args": {"type": "object", "properties": {}, "additionalProperties": False},
-    "open": {"type": "object", "properties": {"q": {"type": "string"}}},
-}
-RICH_SCHEMAS = _RICH
 
 
 @pytest.mark.parametrize("profile", PROFILES)
