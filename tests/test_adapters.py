@@ -15,7 +15,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import pickle
-import socket
 import subprocess
 import sys
 import textwrap
@@ -25,6 +24,13 @@ from typing import Any
 
 import pytest
 
+from tests.test_diff_support import (  # noqa: F401  (no_network is a fixture)
+    SCHEMAS,
+    chunk,
+    no_network,
+    oai,
+    tc,
+)
 from toolstream.adapters import (
     ADAPTERS,
     NO_INPUT,
@@ -46,72 +52,17 @@ from toolstream.adapters.user import (
 
 ROOT = Path(__file__).resolve().parents[1]
 
-WEATHER = {
-    "type": "object",
-    "properties": {"city": {"type": "string"}},
-    "required": ["city"],
-    "additionalProperties": False,
-}
-SCHEMAS = {"weather": WEATHER}
-
-
-# -- no network ---------------------------------------------------------------
+# The weather tool, the chunk builders and the network guard are shared with
+# the diff tests.
 
 
 @pytest.fixture(autouse=True)
-def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
-    attempts: list[Any] = []
-
-    def refuse(*args: Any, **kwargs: Any) -> Any:
-        attempts.append(args[1:] if args and isinstance(args[0], socket.socket) else args)
-        raise OSError("toolstream tests: network access attempted")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+def no_network_here(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[list[Any]]:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-toolstream-dummy")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-toolstream-dummy")
-    yield attempts
-    assert attempts == [], f"network access attempted: {attempts}"
-
-
-# -- fixture builders (OpenAI / Mistral) ----------------------------------------
-
-
-def tc(
-    index: Any = 0,
-    id: str | None = None,
-    name: str | None = None,
-    args: Any = None,
-    *,
-    omit_index: bool = False,
-) -> dict[str, Any]:
-    out: dict[str, Any] = {} if omit_index else {"index": index}
-    if id is not None:
-        out["id"] = id
-        out["type"] = "function"
-    function: dict[str, Any] = {}
-    if name is not None:
-        function["name"] = name
-    if args is not None:
-        function["arguments"] = args
-    out["function"] = function
-    return out
-
-
-def chunk(*calls: dict[str, Any], finish: str | None = None, choice: int = 0) -> dict[str, Any]:
-    delta: dict[str, Any] = {"tool_calls": list(calls)} if calls else {}
-    return {"choices": [{"index": choice, "delta": delta, "finish_reason": finish}]}
-
-
-def oai(*chunks: Any, profile: str = "openai") -> dict[str, Any]:
-    return {
-        "profile": profile,
-        "tool_schemas": SCHEMAS,
-        "request": {"tool_choice": "auto"},
-        "chunks": list(chunks),
-    }
+    yield request.getfixturevalue("no_network")
 
 
 def mistral(*chunks: Any) -> dict[str, Any]:

@@ -79,9 +79,9 @@ def tc(
     return out
 
 
-def chunk(*calls: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+def chunk(*calls: dict[str, Any], finish: str | None = None, choice: int = 0) -> dict[str, Any]:
     delta: dict[str, Any] = {"tool_calls": list(calls)} if calls else {}
-    return {"choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    return {"choices": [{"index": choice, "delta": delta, "finish_reason": finish}]}
 
 
 def oai(*chunks: Any, profile: str = "openai") -> dict[str, Any]:
