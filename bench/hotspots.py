@@ -37,7 +37,7 @@ def phases(profile: str, shape: str, chunks: int, rounds: int = 15) -> int:
         "json.loads (floor, GC paused)",
         "decode + strict parse",
         "check_envelope",
-        "Gate.feed x N (profile + machine)",
+        "Gate.feed_all (profile + machine)",
         "Gate.close (join, strict args, schema)",
         "validate_bytes end to end",
     ]
@@ -54,8 +54,7 @@ def phases(profile: str, shape: str, chunks: int, rounds: int = 15) -> int:
         envelope = check_envelope(fixture)
         t3 = time.perf_counter()
         gate = Gate(envelope.profile, envelope.tool_schemas, envelope.request)
-        for item in envelope.stream:
-            gate.feed(item)
+        gate.feed_all(envelope.stream)
         t4 = time.perf_counter()
         gate.close()
         t5 = time.perf_counter()

@@ -54,10 +54,22 @@ def gate_report(fixture: dict[str, Any], limits: Limits | None = None) -> Report
     return gate.close()
 
 
+def per_item_report(fixture: dict[str, Any], limits: Limits | None = None) -> Report:
+    """The reference: every item through the profile's general path, with
+    runs of plain fragments (``Profile.window``) switched off."""
+    envelope = check_envelope(fixture)
+    gate = Gate(envelope.profile, envelope.tool_schemas, envelope.request, limits=limits)
+    gate._profile.window = lambda *args: None  # type: ignore[method-assign]
+    for item in envelope.stream:
+        gate.feed(item)
+    return gate.close()
+
+
 def assert_same(fixture: dict[str, Any], limits: Limits | None = None) -> Report:
     expected = validate(fixture, limits=limits)
     got = gate_report(fixture, limits)
     assert got.to_json() == expected.to_json()
+    assert per_item_report(fixture, limits).to_json() == expected.to_json()
     return got
 
 
@@ -97,6 +109,37 @@ def test_catalogue_entry(entry: Any) -> None:
 )
 def test_seed_under_tight_limits(name: str, limits: Limits) -> None:
     report = assert_same(SEEDS[name], limits)
+    assert "limit_exceeded" in report.codes
+
+
+@pytest.mark.parametrize("name", sorted(SEEDS))
+def test_runs_of_plain_fragments_are_taken_in_one_step(name: str) -> None:
+    # Without this the three-way comparisons above could pass with the
+    # shortcut never taken.
+    envelope = check_envelope(SEEDS[name])
+    gate = Gate(envelope.profile, envelope.tool_schemas, envelope.request)
+    taken: list[int] = []
+    take = gate._turn.take_fragments
+
+    def counting(run: Any) -> bool:
+        ok = take(run)
+        if ok:
+            taken.append(run.count)
+        return ok
+
+    gate._turn.take_fragments = counting  # type: ignore[method-assign]
+    gate.feed_all(envelope.stream)
+    assert gate.close().status == "pass"
+    if envelope.profile in ("openai", "mistral", "anthropic"):
+        assert sum(taken) > 0 or envelope.profile == "mistral"  # Mistral sends whole calls
+    else:
+        assert taken == []  # no shortcut for these profiles
+
+
+def test_a_run_crossing_a_limit_is_replayed_item_by_item() -> None:
+    fixture = SEEDS["openai-parallel"]
+    limits = Limits().replace(max_argument_chars=12)
+    report = assert_same(fixture, limits)
     assert "limit_exceeded" in report.codes
 
 

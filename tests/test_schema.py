@@ -27,6 +27,7 @@ from toolstream.schema import (
     SUPPORTED,
     Violation,
     _regex,
+    acceptor,
     check_schema,
     first_violation,
     iter_violations,
@@ -1555,3 +1556,70 @@ def test_iter_violations_on_unchecked_schemas_only_raises_protocol_error(
         list(iter_violations(schema, instance))
     except ProtocolError:
         pass
+
+
+# -- the fast acceptor ---------------------------------------------------------------------
+# acceptor() may only say "valid" when first_violation does; on the suite it
+# must also say it every time first_violation does, or the gate's fast path
+# would quietly never be taken.
+
+
+@pytest.mark.parametrize(("schema", "instance", "valid"), SUITE, ids=SUITE_IDS)
+def test_acceptor_agrees_with_the_suite(schema: Any, instance: Any, valid: bool) -> None:
+    check_schema(schema)
+    assert acceptor(schema)(instance) is valid
+
+
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 5)
+    | st.floats(-5, 5, allow_nan=False)
+    | st.sampled_from(["", "a", "ab", "abc", "2024-01-01", "x/y"]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(["a", "b", "c", "d", "x", "y"]), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+_SUITE_SCHEMAS = list({repr(schema): schema for schema, _, _ in SUITE}.values())
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_SUITE_SCHEMAS), _JSON_VALUES)
+def test_acceptor_agrees_with_first_violation(schema: Any, instance: Any) -> None:
+    check_schema(schema)
+    assert acceptor(schema)(instance) is (first_violation(schema, instance) is None)
+
+
+def test_acceptor_never_accepts_non_json_instances_the_validator_rejects() -> None:
+    schema = {
+        "type": ["number", "object", "array"],
+        "minimum": 0,
+        "properties": {"a": {"maxLength": 1}},
+        "items": {"const": 1},
+    }
+    accept = acceptor(schema)
+    for instance in [(1, 2), b"ab", math.nan, math.inf, Decimal("NaN"), [math.nan], {"a": "xy"}]:
+        assert first_violation(schema, instance) is not None
+        assert accept(instance) is False
+    assert accept(Decimal("1.5")) is True
+
+
+def test_acceptor_leaves_the_depth_limit_to_the_validator() -> None:
+    schema = {
+        "$defs": {"t": {"type": "array", "items": {"$ref": "#/$defs/t"}}},
+        "$ref": "#/$defs/t",
+    }
+    check_schema(schema)
+    shallow: list[Any] = []
+    deep: list[Any] = []
+    for _ in range(50):
+        shallow = [shallow]
+    for _ in range(250):
+        deep = [deep]
+    assert acceptor(schema)(shallow) is True
+    assert acceptor(schema)(deep) is False  # not known: the validator raises limit_exceeded
+    with pytest.raises(ProtocolError) as caught:
+        first_violation(schema, deep)
+    assert caught.value.code is Code.LIMIT_EXCEEDED

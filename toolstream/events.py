@@ -58,6 +58,25 @@ class Fragment:
 
 
 @dataclass(slots=True)
+class Fragments:
+    """A run of ``count`` consecutive chunks/events from ``pos`` on, each of
+    them nothing but arguments text for a slot its profile has already seen:
+    the bulk of any long stream.  ``texts`` holds each slot's texts in
+    stream order.
+
+    A run is a shortcut, not a new meaning: it stands for ``count``
+    :class:`Fragment` events without identity.  The machine takes it in one
+    step only when none of those fragments could break a rule (see
+    :meth:`toolstream.machine.Turn.take_fragments`); otherwise the gate feeds
+    the run's items one by one, so the outcome is the per-item outcome by
+    construction."""
+
+    pos: int
+    count: int
+    texts: dict[SlotKey, list[str]]
+
+
+@dataclass(slots=True)
 class Restate:
     """The provider repeats a slot's complete arguments before its terminal
     (OpenAI Responses ``function_call_arguments.done``).  They must equal the

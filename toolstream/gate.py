@@ -31,7 +31,7 @@ when it is applicable and has no finding at all.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from toolstream import schema as schema_rules
@@ -93,6 +93,58 @@ class Gate:
         if self._closed is not None:
             raise RuntimeError("feed() after close()")
         pos = self._pos
+        if not self._fatal and pos < self.limits.max_events:
+            run = self._profile.window((item,), 0, 1, pos)
+            if run is not None and self._turn.take_fragments(run):
+                self._pos = pos + 1
+                return
+        self._feed_one(item)
+
+    def feed_all(self, items: Iterable[Any]) -> None:
+        """Take the rest of the stream at once: the same as calling
+        :meth:`feed` on each item, with runs of plain fragments taken in
+        one step."""
+        if self._closed is not None:
+            raise RuntimeError("feed() after close()")
+        if not isinstance(items, (list, tuple)):
+            items = list(items)
+        window = self._profile.window
+        take = self._turn.take_fragments
+        max_events = self.limits.max_events
+        i = 0
+        n = len(items)
+        while i < n:
+            if self._fatal:
+                self._pos += n - i  # what feed() does with each remaining item
+                return
+            stop = min(n, i + max_events - self._pos)
+            run = window(items, i, stop, self._pos) if stop > i else None
+            if run is None:
+                self._feed_one(items[i])
+                i += 1
+            elif take(run):
+                self._pos += run.count
+                i += run.count
+            else:
+                for item in items[i : i + run.count]:
+                    self._feed_one(item)
+                i += run.count
+
+    def close(self) -> Report:
+        """End the stream and return the verdict.  Idempotent."""
+        if self._closed is None:
+            if not self._fatal:
+                try:
+                    self._end_of_turn()
+                except ProtocolError as error:  # pragma: no cover - all rules record their own
+                    self._record(error)
+            self._closed = self._report()
+        return self._closed
+
+    # -- internals ---------------------------------------------------------
+
+    def _feed_one(self, item: Any) -> None:
+        pos = self._pos
         self._pos = pos + 1
         if self._fatal:
             return
@@ -119,23 +171,6 @@ class Gate:
                         return
         except ProtocolError as error:
             self._record(error)
-
-    def feed_all(self, items: Iterable[Any]) -> None:
-        for item in items:
-            self.feed(item)
-
-    def close(self) -> Report:
-        """End the stream and return the verdict.  Idempotent."""
-        if self._closed is None:
-            if not self._fatal:
-                try:
-                    self._end_of_turn()
-                except ProtocolError as error:  # pragma: no cover - all rules record their own
-                    self._record(error)
-            self._closed = self._report()
-        return self._closed
-
-    # -- internals ---------------------------------------------------------
 
     def _record(self, error: ProtocolError) -> None:
         key = error.key
@@ -183,7 +218,7 @@ class Gate:
             )
             return
         seen_ids: dict[str, SlotKey] = {}
-        schema_problems: dict[str, ProtocolError | None] = {}
+        schema_problems: dict[str, ProtocolError | Callable[[Any], bool]] = {}
         for key in sorted(turn.slots):
             slot = turn.slots[key]
             earlier = None
@@ -217,7 +252,7 @@ class Gate:
         self,
         slot: Slot,
         earlier: SlotKey | None,
-        schema_problems: dict[str, ProtocolError | None],
+        schema_problems: dict[str, ProtocolError | Callable[[Any], bool]],
     ) -> None:
         if slot.id is None:
             raise ProtocolError(Code.MISSING_ID, "call reached its terminal without an id")
@@ -239,9 +274,7 @@ class Gate:
                     )
             else:
                 try:
-                    text = json.dumps(
-                        slot.initial_input, ensure_ascii=False, separators=(",", ":")
-                    )
+                    text = json.dumps(slot.initial_input, ensure_ascii=False, separators=(",", ":"))
                 except (ValueError, TypeError, RecursionError):
                     # A start input built in Python (not read from a file) can
                     # nest too deep or hold an int past the digit limit.
@@ -272,21 +305,24 @@ class Gate:
         if name not in self._schemas:
             raise ProtocolError(Code.UNKNOWN_TOOL, f"no schema for tool {name[:60]!r}")
         tool_schema = self._schemas[name]
-        if name not in schema_problems:
+        checked = schema_problems.get(name)
+        if checked is None:
+            # Checked once per tool and turn; a good schema is kept compiled.
             try:
                 schema_rules.check_schema(tool_schema, max_nodes=self.limits.max_schema_nodes)
             except ProtocolError as bad_schema:
-                schema_problems[name] = bad_schema
+                checked = bad_schema
             else:
-                schema_problems[name] = None
-        problem = schema_problems[name]
-        if problem is not None:
+                checked = schema_rules.acceptor(tool_schema)
+            schema_problems[name] = checked
+        if isinstance(checked, ProtocolError):
             raise ProtocolError(
-                problem.code, f"schema of {name[:60]!r}: {problem.message}", path=problem.path
+                checked.code, f"schema of {name[:60]!r}: {checked.message}", path=checked.path
             )
-        violation = schema_rules.first_violation(tool_schema, value)
-        if violation is not None:
-            raise ProtocolError(Code.SCHEMA_VIOLATION, violation.message, path=violation.path)
+        if not checked(value):
+            violation = schema_rules.first_violation(tool_schema, value)
+            if violation is not None:
+                raise ProtocolError(Code.SCHEMA_VIOLATION, violation.message, path=violation.path)
         slot.input = value
 
     def _check_gaps(self) -> None:

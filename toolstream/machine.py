@@ -24,6 +24,13 @@ while a slot is accumulating: a JSON prefix that happens to parse is not
 terminal evidence.  Arguments are parsed and validated exactly once, by the
 gate, after the slot's terminal and the end of the stream.
 
+Most of a long stream is plain arguments text for slots that are already
+accumulating.  Profiles hand such a stretch over as one :class:`Fragments`
+run, and :meth:`Turn.take_fragments` appends it in one step when no move in
+it could be illegal (every slot accumulating, no limit crossed); otherwise
+the gate replays the run item by item through this same table.  The run is
+there for speed only: it can never change a verdict.
+
 Scopes (choices, messages) have their own small life: a ``Finish`` event gives
 the scope's end reason and, for OpenAI-style profiles, is the terminal of
 every slot in it; an Anthropic-style ``Begin`` obliges the scope to see a
@@ -45,6 +52,7 @@ from toolstream.events import (
     Event,
     Finish,
     Fragment,
+    Fragments,
     Open,
     Rejected,
     Restate,
@@ -203,6 +211,27 @@ class Turn:
 
     def apply(self, event: Event) -> None:
         self._handlers[type(event)](event)
+
+    def take_fragments(self, run: Fragments) -> bool:
+        """Append a run of plain fragments in one step, if that is what
+        applying them one by one would do: every slot is accumulating and
+        stays within the argument limit.  False (and nothing changed)
+        otherwise; the caller then applies the run's items one by one."""
+        slots = self.slots
+        limit = self.limits.max_argument_chars
+        takes = []
+        for key, texts in run.texts.items():
+            slot = slots.get(key)
+            if slot is None or slot.state is not State.ACCUMULATING:
+                return False
+            length = slot.length + sum(map(len, texts))
+            if length > limit:
+                return False
+            takes.append((slot, texts, length))
+        for slot, texts, length in takes:
+            slot.length = length
+            slot.parts += texts
+        return True
 
     def block(self, key: SlotKey, finding: Any) -> None:
         slot = self.slots.get(key)

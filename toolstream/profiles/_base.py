@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from toolstream.events import Event, Open, SlotKey
+from toolstream.events import Event, Fragments, Open, SlotKey
 from toolstream.findings import Code, ProtocolError
 from toolstream.limits import Limits
 
@@ -31,6 +31,16 @@ class Profile:
 
     def feed(self, raw: Any, pos: int) -> Iterator[Event]:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def window(self, items: Sequence[Any], start: int, stop: int, pos: int) -> Fragments | None:
+        """The run of plain-fragment items at ``items[start:stop]`` (the first
+        is at stream position ``pos``), or None when ``items[start]`` is not
+        one.  A plain-fragment item is one that :meth:`feed` would turn into
+        exactly one :class:`~toolstream.events.Fragment` with text and no
+        identity, for a slot this profile has already opened, and that
+        changes no state of the profile.  Profiles without such a shape
+        return None: every item then goes through :meth:`feed`."""
+        return None
 
 
 def slot_index(value: Any, what: str, pos: int, limits: Limits) -> int:

@@ -11,10 +11,23 @@ A block's terminal is its ``content_block_stop``; when the stream has a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from toolstream.events import BLOCK, CLIENT, SERVER, Begin, End, Event, Finish, Fragment, Open, Stop
+from toolstream.events import (
+    BLOCK,
+    CLIENT,
+    SERVER,
+    Begin,
+    End,
+    Event,
+    Finish,
+    Fragment,
+    Fragments,
+    Open,
+    SlotKey,
+    Stop,
+)
 from toolstream.findings import Code, ProtocolError
 from toolstream.profiles._base import Profile, describe, open_call, slot_index
 
@@ -39,21 +52,40 @@ class AnthropicMessages(Profile):
         super().__init__(request, limits)
         self._kinds: dict[int, str] = {}
 
-    def feed(self, raw: Any, pos: int) -> Iterator[Event]:
-        # Fast path: an input_json_delta for a tool block already started.
-        if type(raw) is dict and raw.get("type") == "content_block_delta":
+    def window(self, items: Sequence[Any], start: int, stop: int, pos: int) -> Fragments | None:
+        # The plain fragment: an input_json_delta for a tool block already
+        # started.  The checks are those of _delta, in one loop.
+        kinds = self._kinds
+        texts: dict[SlotKey, list[str]] = {}
+        run: list[str] = []
+        last = None
+        i = start
+        while i < stop:
+            raw = items[i]
+            if type(raw) is not dict or raw.get("type") != "content_block_delta":
+                break
             index = raw.get("index")
             delta = raw.get("delta")
             if (
-                type(index) is int
-                and type(delta) is dict
-                and delta.get("type") == "input_json_delta"
-                and self._kinds.get(index, BLOCK) != BLOCK
+                type(index) is not int
+                or type(delta) is not dict
+                or delta.get("type") != "input_json_delta"
+                or kinds.get(index, BLOCK) == BLOCK
             ):
-                text = delta.get("partial_json")
-                if type(text) is str:
-                    yield Fragment(pos=pos, key=(0, index), id=None, name=None, text=text)
-                    return
+                break
+            text = delta.get("partial_json")
+            if type(text) is not str:
+                break
+            if index != last:
+                last = index
+                run = texts.setdefault((0, index), [])
+            run.append(text)
+            i += 1
+        if i == start:
+            return None
+        return Fragments(pos, i - start, texts)
+
+    def feed(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict or type(raw.get("type")) is not str:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, "event is not an object with a string 'type'", event=pos

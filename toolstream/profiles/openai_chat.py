@@ -10,10 +10,10 @@ call takes the next free index of its choice.  OpenAI requires ``index``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from toolstream.events import CLIENT, Event, Finish, Fragment, Open, Rejected, SlotKey
+from toolstream.events import CLIENT, Event, Finish, Fragment, Fragments, Open, Rejected, SlotKey
 from toolstream.findings import Code, ProtocolError
 from toolstream.profiles._base import Profile, describe, optional_text, slot_index
 
@@ -40,38 +40,56 @@ class OpenAIChat(Profile):
             return choice.get("type") == "function"
         return False
 
-    def feed(self, raw: Any, pos: int) -> Iterator[Event]:
-        # Fast path for the chunk that makes up nearly every stream: one
-        # choice, one continuation fragment of a slot already seen, nothing
-        # else.  Anything unusual falls through to the general path below.
-        if type(raw) is dict:
+    def window(self, items: Sequence[Any], start: int, stop: int, pos: int) -> Fragments | None:
+        # The plain fragment, which makes up nearly every stream: a chunk of
+        # one choice whose only delta is one continuation fragment of a slot
+        # already seen.  The checks are those of feed/_choice/_call.
+        seen = self._seen
+        texts: dict[SlotKey, list[str]] = {}
+        i = start
+        while i < stop:
+            raw = items[i]
+            if type(raw) is not dict:
+                break
             choices = raw.get("choices")
-            if type(choices) is list and len(choices) == 1 and "error" not in raw:
-                choice = choices[0]
-                if type(choice) is dict and choice.get("finish_reason") is None:
-                    delta = choice.get("delta")
-                    if type(delta) is dict and delta.get("function_call") is None:
-                        calls = delta.get("tool_calls")
-                        if type(calls) is list and len(calls) == 1:
-                            call = calls[0]
-                            if type(call) is dict and len(call) == 2:
-                                key = (choice.get("index", 0), call.get("index"))
-                                function = call.get("function")
-                                # type checks: True == 1 would find slot 1 in the set
-                                if (
-                                    type(key[0]) is int
-                                    and type(key[1]) is int
-                                    and key in self._seen
-                                    and type(function) is dict
-                                    and len(function) == 1
-                                ):
-                                    text = function.get("arguments")
-                                    if type(text) is str:
-                                        yield Fragment(pos, key, None, None, text)
-                                        return
-        yield from self._general(raw, pos)
+            if type(choices) is not list or len(choices) != 1 or "error" in raw:
+                break
+            choice = choices[0]
+            if type(choice) is not dict or choice.get("finish_reason") is not None:
+                break
+            delta = choice.get("delta")
+            if type(delta) is not dict or delta.get("function_call") is not None:
+                break
+            calls = delta.get("tool_calls")
+            if type(calls) is not list or len(calls) != 1:
+                break
+            call = calls[0]
+            if type(call) is not dict or len(call) != 2:
+                break
+            key = (choice.get("index", 0), call.get("index"))
+            function = call.get("function")
+            # type checks: True == 1 would find slot 1 in the set
+            if (
+                type(key[0]) is not int
+                or type(key[1]) is not int
+                or key not in seen
+                or type(function) is not dict
+                or len(function) != 1
+            ):
+                break
+            text = function.get("arguments")
+            if type(text) is not str:
+                break
+            run = texts.get(key)
+            if run is None:
+                run = texts[key] = []
+            run.append(text)
+            i += 1
+        if i == start:
+            return None
+        return Fragments(pos, i - start, texts)
 
-    def _general(self, raw: Any, pos: int) -> Iterator[Event]:
+    def feed(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"chunk is {describe(raw)}, not an object", event=pos

@@ -92,10 +92,10 @@ exception :func:`iter_violations` raises for a schema that passed
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from toolstream.schema import _check, _validator
+from toolstream.schema import _accept, _check, _validator
 from toolstream.schema._keywords import EVALUATION_ORDER, SUPPORTED
 from toolstream.schema._validator import Violation
 
@@ -103,6 +103,7 @@ __all__ = [
     "EVALUATION_ORDER",
     "SUPPORTED",
     "Violation",
+    "acceptor",
     "check_schema",
     "first_violation",
     "iter_violations",
@@ -137,3 +138,12 @@ def first_violation(schema: Any, instance: Any) -> Violation | None:
         return next(violations, None)
     finally:
         violations.close()
+
+
+def acceptor(schema: Any) -> Callable[[Any], bool]:
+    """A fast predicate for ``schema`` (which must have passed
+    :func:`check_schema`): True only for instances :func:`first_violation`
+    accepts.  False means "not known to be valid": ask
+    :func:`first_violation`, which has the verdict and the explanation.
+    Compile it once per schema and reuse it."""
+    return _accept.acceptor(schema)

@@ -1,0 +1,196 @@
+"""A fast yes for valid instances; the validator explains every no.
+
+:func:`~toolstream.schema._validator.iter_violations` builds a JSON pointer
+and a generator frame for every value it visits, which is the price of
+exact, ordered violations.  Nearly every instance the gate sees is valid,
+and for those all that work is thrown away.  :func:`acceptor` compiles a
+checked schema once into nested closures that answer only "valid?", with no
+paths and no generators on the structural keywords.
+
+The contract is one-sided: the predicate returns True only for instances
+the validator accepts without raising.  False means "not known to be
+valid": the caller asks the validator, whose answer (a violation, a limit,
+or none after all) is the verdict.  So the predicate decides nothing the
+validator would not, and the order and wording of violations stay the
+validator's alone.
+
+The keywords that descend (``properties``, ``items``, ``anyOf``, ``$ref``)
+and the cheap structural ones (``type``, ``required``,
+``additionalProperties``) are compiled here; every other keyword runs its
+own function from ``_keywords.KEYWORDS``, so its semantics exist once.  The
+validator's depth limit is mirrored, and a work budget turns pathological
+``anyOf`` nesting (which the validator memoizes) into "not known".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from toolstream.findings import ProtocolError
+from toolstream.schema import _json, _refs
+from toolstream.schema._keywords import KEYWORDS
+from toolstream.schema._validator import MAX_VALIDATION_DEPTH, Scope, _Run
+
+Accept = Callable[[Any, int], bool]
+
+WORK_BUDGET = 1_000_000
+"""Schema applications one call of a predicate may make before it answers
+"not known" (the validator's own limit is higher and memoized)."""
+
+_STRUCTURAL = frozenset(
+    {"type", "required", "additionalProperties", "properties", "items", "anyOf", "$ref"}
+)
+
+# has_type() for the names whose test is one isinstance check; "number" and
+# "integer" (finite, bool excluded, 1.0 is an integer) use has_type itself.
+_TYPE_TESTS: dict[str, Callable[[Any], bool]] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+
+
+def _type_test(name: str) -> Callable[[Any], bool]:
+    test = _TYPE_TESTS.get(name)
+    if test is not None:
+        return test
+    return lambda v: _json.has_type(v, name)
+
+
+class _Unsupported(Exception):
+    """The schema holds something this compiler leaves to the validator."""
+
+
+def acceptor(schema: Any) -> Callable[[Any], bool]:
+    """A predicate over instances of ``schema`` (which passed ``check_schema``):
+    True only if ``first_violation(schema, instance)`` is None.  A schema the
+    compiler cannot take gives a predicate that always says "not known"."""
+    budget = [0]
+    try:
+        root = _Compiler(schema, budget).node(schema)
+    except (_Unsupported, _refs.RefError, LookupError, TypeError, RecursionError):
+        return lambda instance: False
+
+    def accept(instance: Any) -> bool:
+        budget[0] = WORK_BUDGET
+        try:
+            return root(instance, 0)
+        except (RecursionError, ProtocolError):
+            return False
+
+    return accept
+
+
+class _Compiler:
+    def __init__(self, root: Any, budget: list[int]) -> None:
+        self.root = root
+        self.budget = budget
+        self.scope = Scope(_Run(root), "", "", 0)  # for leaf keywords; never descends
+        self.compiled: dict[int, Accept] = {}
+
+    def node(self, schema: Any) -> Accept:
+        if schema is True:
+            return _yes
+        if schema is False:
+            return _no
+        if not isinstance(schema, dict):
+            raise _Unsupported
+        done = self.compiled.get(id(schema))
+        if done is not None:
+            return done
+        # A placeholder first, so that a $ref cycle back to this node finds it.
+        target: list[Accept] = []
+        self.compiled[id(schema)] = lambda instance, depth: target[0](instance, depth)
+        built = self._build(schema)
+        target.append(built)
+        self.compiled[id(schema)] = built
+        return built
+
+    def _build(self, schema: dict[str, Any]) -> Accept:
+        leaves = [self._leaf(keyword, schema) for keyword in KEYWORDS if keyword in schema]
+        checks = tuple(check for check in leaves if check is not None)
+        properties = {name: self.node(sub) for name, sub in schema.get("properties", {}).items()}
+        items = self.node(schema["items"]) if "items" in schema else None
+        branches = tuple(self.node(sub) for sub in schema.get("anyOf", ()))
+        ref = None
+        if "$ref" in schema:
+            ref_value = schema["$ref"]
+            if not isinstance(ref_value, str):
+                raise _Unsupported
+            ref = self.node(_refs.resolve(self.root, _refs.parse_ref(ref_value)))
+        has_anyof = "anyOf" in schema
+        budget = self.budget
+
+        def accept(instance: Any, depth: int) -> bool:
+            if depth > MAX_VALIDATION_DEPTH:
+                return False
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            for check in checks:
+                if not check(instance):
+                    return False
+            if properties and isinstance(instance, dict):
+                below = depth + 1
+                for name, value in instance.items():
+                    sub = properties.get(name)
+                    if sub is not None and not sub(value, below):
+                        return False
+            if items is not None and isinstance(instance, list):
+                below = depth + 1
+                for value in instance:
+                    if not items(value, below):
+                        return False
+            if has_anyof:
+                below = depth + 1
+                for branch in branches:
+                    if branch(instance, below):
+                        break
+                else:
+                    return False
+            if ref is not None:
+                return ref(instance, depth)  # a $ref hop stays on the same level
+            return True
+
+        return accept
+
+    def _leaf(self, keyword: str, schema: dict[str, Any]) -> Callable[[Any], bool] | None:
+        value = schema[keyword]
+        if keyword == "type":
+            names = [value] if isinstance(value, str) else list(value)
+            tests = tuple(_type_test(name) for name in names)
+            if len(tests) == 1:
+                return tests[0]
+            return lambda instance: any(test(instance) for test in tests)
+        if keyword == "required":
+            names = tuple(value)
+            return lambda instance: (
+                not isinstance(instance, dict) or all(name in instance for name in names)
+            )
+        if keyword == "additionalProperties":
+            if value is not False:
+                return None
+            declared = schema.get("properties", {})
+            return lambda instance: (
+                not isinstance(instance, dict) or all(name in declared for name in instance)
+            )
+        if keyword in _STRUCTURAL:
+            return None  # compiled in _build
+        check = KEYWORDS[keyword]
+        scope = self.scope
+
+        def leaf(instance: Any) -> bool:
+            return next(check(scope, value, instance, schema), None) is None
+
+        return leaf
+
+
+def _yes(instance: Any, depth: int) -> bool:
+    return depth <= MAX_VALIDATION_DEPTH
+
+
+def _no(instance: Any, depth: int) -> bool:
+    return False
