@@ -166,9 +166,9 @@ class _Compiler:
                 return tests[0]
             return lambda instance: any(test(instance) for test in tests)
         if keyword == "required":
-            names = tuple(value)
+            required = tuple(value)
             return lambda instance: (
-                not isinstance(instance, dict) or all(name in instance for name in names)
+                not isinstance(instance, dict) or all(name in instance for name in required)
             )
         if keyword == "additionalProperties":
             if value is not False:
