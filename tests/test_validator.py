@@ -93,6 +93,23 @@ def test_bundled_seeds_pass(seed: Path) -> None:
         assert json.loads(c.arguments) == c.input
 
 
+@pytest.mark.parametrize("rounds", [1, 3])
+def test_validate_bytes_schema_cache_tells_lookalike_schemas_apart(rounds: int) -> None:
+    # validate_bytes keeps checked schemas by repr; 1, 1.0, true and "1" must
+    # stay different schemas, and a bad schema stays bad when seen again.
+    def fixture(const: Any) -> bytes:
+        schema = {"type": "object", "properties": {"city": {"const": const}}}
+        return json.dumps(openai(weather_call(), schemas={"weather": schema})).encode()
+
+    for _ in range(rounds):
+        assert toolstream.validate_bytes(fixture("Paris")).status == "pass"
+        for other in (1, 1.0, True, "paris", None, ["Paris"]):
+            report = toolstream.validate_bytes(fixture(other))
+            assert report.codes == ["schema_violation"], (other, report.codes)
+        bad = json.dumps(openai(weather_call(), schemas={"weather": {"type": "objet"}}))
+        assert toolstream.validate_bytes(bad.encode()).codes == ["invalid_schema"]
+
+
 # -- every finding code, every profile where it applies ------------------------
 
 

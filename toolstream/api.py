@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from typing import Any
 
 from toolstream.envelope import check_envelope, parse_fixture_bytes
@@ -15,14 +16,49 @@ from toolstream.report import Report
 def validate(fixture: Any, *, limits: Limits | None = None) -> Report:
     """Validate one fixture envelope (a parsed mapping).  Never raises for
     bad input: every problem is a finding in the returned report."""
+    return _validate(fixture, limits, Gate)
+
+
+def _validate(fixture: Any, limits: Limits | None, gate_class: type[Gate]) -> Report:
     try:
         envelope = check_envelope(fixture)
     except ProtocolError as error:
         profile = fixture.get("profile") if isinstance(fixture, dict) else None
         return _envelope_failure(profile if isinstance(profile, str) else None, error)
-    gate = Gate(envelope.profile, envelope.tool_schemas, envelope.request, limits=limits)
+    gate = gate_class(envelope.profile, envelope.tool_schemas, envelope.request, limits=limits)
     gate.feed_all(envelope.stream)
     return gate.close()
+
+
+class _ParsedGate(Gate):
+    """A gate whose tool schemas were just read by the strict JSON parser.
+
+    Such a schema is made only of dicts, lists, str, int, float, bool and
+    None, so its ``repr`` identifies it exactly, and a schema seen before
+    (the same tools in every turn of a corpus or a test suite) skips the
+    subset check and the compilation.  Schemas built in Python could hold
+    look-alikes (a tuple is not an array; any object can fake a repr), so
+    :class:`Gate` itself never caches."""
+
+    def _check_schema(self, tool_schema: Any) -> ProtocolError | Callable[[Any], bool]:
+        key = (repr(tool_schema), self.limits.max_schema_nodes)
+        if len(key[0]) > _SCHEMA_CACHE_KEY_CHARS:
+            return super()._check_schema(tool_schema)
+        checked = _SCHEMA_CACHE.get(key)
+        if checked is None:
+            checked = super()._check_schema(tool_schema)
+            if len(_SCHEMA_CACHE) >= _SCHEMA_CACHE_ENTRIES:
+                try:
+                    del _SCHEMA_CACHE[next(iter(_SCHEMA_CACHE))]  # the oldest entry
+                except (KeyError, RuntimeError, StopIteration):
+                    pass  # another thread got there first
+            _SCHEMA_CACHE[key] = checked
+        return checked
+
+
+_SCHEMA_CACHE: dict[tuple[str, int], ProtocolError | Callable[[Any], bool]] = {}
+_SCHEMA_CACHE_ENTRIES = 64
+_SCHEMA_CACHE_KEY_CHARS = 65_536
 
 
 def validate_bytes(data: bytes, *, limits: Limits | None = None) -> Report:
@@ -37,7 +73,7 @@ def validate_bytes(data: bytes, *, limits: Limits | None = None) -> Report:
             fixture = parse_fixture_bytes(data, limits or Limits())
         except ProtocolError as error:
             return _envelope_failure(None, error)
-        return validate(fixture, limits=limits)
+        return _validate(fixture, limits, _ParsedGate)
     finally:
         if collecting:
             gc.enable()

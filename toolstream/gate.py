@@ -307,14 +307,7 @@ class Gate:
         tool_schema = self._schemas[name]
         checked = schema_problems.get(name)
         if checked is None:
-            # Checked once per tool and turn; a good schema is kept compiled.
-            try:
-                schema_rules.check_schema(tool_schema, max_nodes=self.limits.max_schema_nodes)
-            except ProtocolError as bad_schema:
-                checked = bad_schema
-            else:
-                checked = schema_rules.acceptor(tool_schema)
-            schema_problems[name] = checked
+            checked = schema_problems[name] = self._check_schema(tool_schema)
         if isinstance(checked, ProtocolError):
             raise ProtocolError(
                 checked.code, f"schema of {name[:60]!r}: {checked.message}", path=checked.path
@@ -324,6 +317,15 @@ class Gate:
             if violation is not None:
                 raise ProtocolError(Code.SCHEMA_VIOLATION, violation.message, path=violation.path)
         slot.input = value
+
+    def _check_schema(self, tool_schema: Any) -> ProtocolError | Callable[[Any], bool]:
+        """A tool schema's problem, or its compiled acceptor (once per tool and turn)."""
+        try:
+            schema_rules.check_schema(tool_schema, max_nodes=self.limits.max_schema_nodes)
+        except ProtocolError as bad_schema:
+            bad_schema.__traceback__ = None
+            return bad_schema
+        return schema_rules.acceptor(tool_schema)
 
     def _check_gaps(self) -> None:
         by_scope: dict[int, list[int]] = {}
