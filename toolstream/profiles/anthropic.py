@@ -70,13 +70,14 @@ class AnthropicMessages(Profile):
                 type(index) is not int
                 or type(delta) is not dict
                 or delta.get("type") != "input_json_delta"
-                or kinds.get(index, BLOCK) == BLOCK
             ):
                 break
             text = delta.get("partial_json")
             if type(text) is not str:
                 break
             if index != last:
+                if kinds.get(index, BLOCK) == BLOCK:
+                    break
                 last = index
                 run = texts.setdefault((0, index), [])
             run.append(text)
