@@ -43,6 +43,11 @@ class Profile:
         return None
 
 
+def fragment_run(pos: int, count: int, texts: dict[SlotKey, list[str]]) -> Fragments | None:
+    """What :meth:`Profile.window` returns for ``count`` items read."""
+    return Fragments(pos, count, texts) if count else None
+
+
 def slot_index(value: Any, what: str, pos: int, limits: Limits) -> int:
     """A provider index, or a fatal ``invalid_slot_index``."""
     if type(value) is int and 0 <= value <= limits.max_slot_index:

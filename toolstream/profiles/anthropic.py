@@ -29,7 +29,7 @@ from toolstream.events import (
     Stop,
 )
 from toolstream.findings import Code, ProtocolError
-from toolstream.profiles._base import Profile, describe, open_call, slot_index
+from toolstream.profiles._base import Profile, describe, fragment_run, open_call, slot_index
 
 _CALL_BLOCKS = {"tool_use": CLIENT, "server_tool_use": SERVER, "mcp_tool_use": SERVER}
 _OTHER_BLOCKS = frozenset({"text", "thinking", "redacted_thinking"})
@@ -82,9 +82,7 @@ class AnthropicMessages(Profile):
                 run = texts.setdefault((0, index), [])
             run.append(text)
             i += 1
-        if i == start:
-            return None
-        return Fragments(pos, i - start, texts)
+        return fragment_run(pos, i - start, texts)
 
     def feed(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict or type(raw.get("type")) is not str:

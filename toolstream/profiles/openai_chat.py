@@ -15,7 +15,7 @@ from typing import Any
 
 from toolstream.events import CLIENT, Event, Finish, Fragment, Fragments, Open, Rejected, SlotKey
 from toolstream.findings import Code, ProtocolError
-from toolstream.profiles._base import Profile, describe, optional_text, slot_index
+from toolstream.profiles._base import Profile, describe, fragment_run, optional_text, slot_index
 
 _FORCING_CHOICES = frozenset({"required"})
 
@@ -85,9 +85,7 @@ class OpenAIChat(Profile):
                 run = texts[key] = []
             run.append(text)
             i += 1
-        if i == start:
-            return None
-        return Fragments(pos, i - start, texts)
+        return fragment_run(pos, i - start, texts)
 
     def feed(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict:
