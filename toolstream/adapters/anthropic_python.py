@@ -54,10 +54,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .base import (
-    Adapter,
     AdapterCall,
     AdapterResult,
     AdapterUnavailable,
+    ImportingAdapter,
     _list_field,
     library_raised,
 )
@@ -118,17 +118,10 @@ class _RawStream:
         pass
 
 
-class AnthropicPythonAdapter(Adapter):
+class AnthropicPythonAdapter(ImportingAdapter):
     name = "anthropic-python"
     package = "anthropic"
     profiles = ("anthropic",)
-
-    def available(self) -> bool:
-        try:
-            self._import()
-        except AdapterUnavailable:
-            return False
-        return True
 
     def _import(self) -> dict[str, Any]:
         try:

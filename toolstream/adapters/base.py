@@ -230,3 +230,20 @@ def _list_field(fixture: Mapping[str, Any], key: str) -> list[Any]:
     if not isinstance(value, list):
         raise ValueError(f"fixture has no list {key!r} (got {type(value).__name__})")
     return value
+
+
+class ImportingAdapter(Adapter):
+    """An adapter over an installed library: it is available when
+    :meth:`_import` succeeds."""
+
+    @abc.abstractmethod
+    def _import(self) -> dict[str, Any]:
+        """The library's objects this adapter drives; raises
+        :class:`AdapterUnavailable` when they cannot be imported."""
+
+    def available(self) -> bool:
+        try:
+            self._import()
+        except AdapterUnavailable:
+            return False
+        return True

@@ -66,10 +66,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from .base import (
-    Adapter,
     AdapterCall,
     AdapterResult,
     AdapterUnavailable,
+    ImportingAdapter,
     _list_field,
     library_raised,
 )
@@ -81,19 +81,12 @@ class _StreamError(Exception):
     """An error object/event in the stream (the SDKs raise APIError there)."""
 
 
-class LangChainCoreAdapter(Adapter):
+class LangChainCoreAdapter(ImportingAdapter):
     name = "langchain-core"
     package = "langchain-core"
     profiles = ("openai", "mistral", "anthropic")
 
-    def available(self) -> bool:
-        try:
-            self._import_core()
-        except AdapterUnavailable:
-            return False
-        return True
-
-    def _import_core(self) -> dict[str, Any]:
+    def _import(self) -> dict[str, Any]:
         try:
             import langchain_core
             from langchain_core.language_models.chat_models import generate_from_stream
@@ -307,7 +300,7 @@ class LangChainCoreAdapter(Adapter):
     def run(self, fixture: Mapping[str, Any]) -> AdapterResult:
         profile = self.check_profile(fixture)
         bodies = _list_field(fixture, "events" if profile == "anthropic" else "chunks")
-        lc = self._import_core()
+        lc = self._import()
         convert = {
             "openai": self._openai_chunks,
             "mistral": self._mistral_chunks,

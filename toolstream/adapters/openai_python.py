@@ -61,10 +61,10 @@ from typing import Any
 
 from .base import (
     NO_INPUT,
-    Adapter,
     AdapterCall,
     AdapterResult,
     AdapterUnavailable,
+    ImportingAdapter,
     _list_field,
     library_raised,
 )
@@ -113,7 +113,7 @@ class _RawStream:
         pass
 
 
-class OpenAIPythonAdapter(Adapter):
+class OpenAIPythonAdapter(ImportingAdapter):
     name = "openai-python"
     package = "openai"
     profiles = ("openai", "mistral")
@@ -121,13 +121,6 @@ class OpenAIPythonAdapter(Adapter):
     def __init__(self, *, strict_tools: bool = False, pass_tools: bool = True) -> None:
         self.strict_tools = strict_tools
         self.pass_tools = pass_tools
-
-    def available(self) -> bool:
-        try:
-            self._import()
-        except AdapterUnavailable:
-            return False
-        return True
 
     def _import(self) -> dict[str, Any]:
         try:
