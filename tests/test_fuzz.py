@@ -9,7 +9,8 @@ mutations of the seed files:
 * ``validate`` / ``validate_bytes`` / ``Gate`` return a report with a known
   status and never raise (any exception escaping them is a validator bug);
 * the report serializes (``to_json``) and does not depend on how the input
-  is fed;
+  is fed (``validate_bytes`` gives the strict parser's report whether or
+  not its ledger route is taken);
 * the input is not mutated;
 * an executable report passes :func:`independent_check`, written here without
   the validator's code: every client call's arguments parse with plain
@@ -37,6 +38,7 @@ from hypothesis import strategies as st
 
 from tests.builders import SCHEMAS
 from toolstream import Gate, Report, validate, validate_bytes
+from toolstream.api import _validate_strictly_parsed
 from toolstream.envelope import check_envelope
 from toolstream.findings import ProtocolError
 from toolstream.profiles import PROFILES
@@ -145,6 +147,9 @@ def check_bytes(data: bytes) -> Report:
     report = validate_bytes(data)
     assert isinstance(report, Report)
     assert report.status in STATUSES
+    # The ledger route (bare parse, strictness proven afterwards) must give
+    # the strict parser's report.
+    assert report.to_json() == _validate_strictly_parsed(data, None).to_json()
     json.loads(report.to_json())
     if report.executable:
         independent_check(report, json.loads(data))

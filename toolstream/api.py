@@ -6,9 +6,10 @@ import gc
 from collections.abc import Callable
 from typing import Any
 
-from toolstream.envelope import check_envelope, parse_fixture_bytes
+from toolstream.envelope import check_envelope, parse_fixture_bytes, read_fixture_unchecked
 from toolstream.findings import Code, Finding, ProtocolError
 from toolstream.gate import Gate
+from toolstream.ledger import Ledger
 from toolstream.limits import Limits
 from toolstream.report import Report
 
@@ -40,6 +41,20 @@ class _ParsedGate(Gate):
     look-alikes (a tuple is not an array; any object can fake a repr), so
     :class:`Gate` itself never caches."""
 
+    @property
+    def stream_key(self) -> str:
+        return self._profile.stream_key
+
+    def feed_counting(self, stream: list[Any]) -> Ledger:
+        """:meth:`feed_all` on a whole fixture stream, keeping the ledger
+        of the runs it took."""
+        self._ledger = ledger = Ledger()
+        try:
+            self.feed_all(stream)
+        finally:
+            self._ledger = None
+        return ledger
+
     def _check_schema(self, tool_schema: Any) -> ProtocolError | Callable[[Any], bool]:
         key = (repr(tool_schema), self.limits.max_schema_nodes)
         if len(key[0]) > _SCHEMA_CACHE_KEY_CHARS:
@@ -69,14 +84,42 @@ def validate_bytes(data: bytes, *, limits: Limits | None = None) -> Report:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        try:
-            fixture = parse_fixture_bytes(data, limits or Limits())
-        except ProtocolError as error:
-            return _envelope_failure(None, error)
-        return _validate(fixture, limits, _ParsedGate)
+        report = _validate_proving_strict(data, limits or Limits())
+        if report is None:
+            report = _validate_strictly_parsed(data, limits)
+        return report
     finally:
         if collecting:
             gc.enable()
+
+
+def _validate_strictly_parsed(data: bytes, limits: Limits | None) -> Report:
+    """The reference route: the strict parser reads the file first."""
+    try:
+        fixture = parse_fixture_bytes(data, limits or Limits())
+    except ProtocolError as error:
+        return _envelope_failure(None, error)
+    return _validate(fixture, limits, _ParsedGate)
+
+
+def _validate_proving_strict(data: bytes, limits: Limits) -> Report | None:
+    """The report for a file read by the bare C scanner, once its ledger
+    proves the file strict; None when it does not (the file then goes
+    through the strict parser, which finds what is wrong)."""
+    read = read_fixture_unchecked(data, limits)
+    if read is None:
+        return None
+    fixture, file_colons = read
+    try:
+        envelope = check_envelope(fixture)
+    except ProtocolError:
+        return None
+    gate = _ParsedGate(envelope.profile, envelope.tool_schemas, envelope.request, limits=limits)
+    ledger = gate.feed_counting(envelope.stream)
+    report = gate.close()
+    if ledger.settle(fixture, gate.stream_key, file_colons, limits.max_fixture_depth):
+        return report
+    return None
 
 
 def _envelope_failure(profile: str | None, error: ProtocolError) -> Report:

@@ -26,7 +26,7 @@ from typing import Any
 from toolstream.findings import Code, ProtocolError
 from toolstream.limits import Limits
 from toolstream.profiles import PROFILES
-from toolstream.strict_json import loads_strict
+from toolstream.strict_json import loads_strict, loads_unchecked
 
 OPTIONAL_KEYS = ("request", "meta", "expect")
 
@@ -58,6 +58,29 @@ def parse_fixture_bytes(data: bytes, limits: Limits) -> Any:
     except UnicodeDecodeError as error:
         raise _invalid(f"fixture is not valid UTF-8 (byte {error.start})") from None
     return parse_fixture_text(text, limits)
+
+
+def read_fixture_unchecked(data: bytes, limits: Limits) -> tuple[Any, int] | None:
+    """A fixture file's value read by the bare C scanner, and the number of
+    colons in the file: what :class:`toolstream.ledger.Ledger` needs to
+    prove afterwards that the file was strict.  None when the file needs
+    the strict parser, which then says what is wrong with it: a size, a
+    byte-order mark, bad UTF-8, a syntax or number problem, or a colon
+    written as an escape (which the ledger's count would miss)."""
+    if (
+        len(data) > limits.max_fixture_bytes
+        or data.startswith((b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf"))
+        or b"u003" in data
+    ):
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    value = loads_unchecked(text, max_number_chars=limits.max_number_chars)
+    if value is None:
+        return None
+    return value, data.count(b":")
 
 
 def parse_fixture_text(text: str, limits: Limits) -> Any:

@@ -37,6 +37,7 @@ from typing import Any
 from toolstream import schema as schema_rules
 from toolstream.events import CLIENT, SlotKey
 from toolstream.findings import Code, Finding, ProtocolError
+from toolstream.ledger import Ledger
 from toolstream.limits import DEFAULT_LIMITS, Limits
 from toolstream.machine import Input, Slot, State, Turn
 from toolstream.profiles import PROFILES
@@ -83,6 +84,7 @@ class Gate:
         self._pos = 0
         self._fatal = False
         self._closed: Report | None = None
+        self._ledger: Ledger | None = None
 
     @property
     def profile(self) -> str:
@@ -109,7 +111,9 @@ class Gate:
         if not isinstance(items, (list, tuple)):
             items = list(items)
         window = self._profile.window
+        tally = self._profile.tally
         take = self._turn.take_fragments
+        ledger = self._ledger
         max_events = self.limits.max_events
         i = 0
         n = len(items)
@@ -122,7 +126,10 @@ class Gate:
             if run is None:
                 self._feed_one(items[i])
                 i += 1
-            elif take(run):
+                continue
+            if ledger is not None:
+                ledger.add_run(i, run.count, tally(items, i, run))
+            if take(run):
                 self._pos += run.count
                 i += run.count
             else:

@@ -52,7 +52,7 @@ from typing import Any, Final, NoReturn
 
 from toolstream.findings import Code, ProtocolError
 
-__all__ = ["find_lone_surrogate", "loads_strict"]
+__all__ = ["find_lone_surrogate", "loads_strict", "loads_unchecked"]
 
 _Scanner = Callable[[str, int], tuple[Any, int]]
 _make_scanner: Callable[[Any], _Scanner] = json.scanner.make_scanner
@@ -722,6 +722,30 @@ def loads_strict(
 
 
 _RETRY: Final = object()
+_BARE_SCANNER: Final = _new_scanner()
+
+
+def loads_unchecked(
+    text: str, *, max_number_chars: int = 1000
+) -> dict[str, Any] | list[Any] | None:
+    """The object or array in ``text``, read by the C scanner with only the
+    checks that cost nothing on clean input (numbers, constants, control
+    characters, trailing data): a repeated key silently replaces the first,
+    depth is not bounded and lone surrogates pass.  None when the text is
+    anything else or has any other problem; :func:`loads_strict` then says
+    what.  For callers that prove the rest afterwards
+    (:mod:`toolstream.ledger`)."""
+    n = len(text)
+    if n > max_number_chars and _may_hold_long_number(text, max_number_chars):
+        return None
+    try:
+        value, end = _BARE_SCANNER(text, _start(text))
+    except (ValueError, StopIteration, _Rejected, RecursionError, MemoryError):
+        return None
+    if end != n and _NON_WS.search(text, end) is not None:
+        return None
+    kind = type(value)
+    return value if kind is dict or kind is list else None
 
 
 def _start(text: str) -> int:

@@ -7,6 +7,7 @@ from typing import Any
 
 from toolstream.events import Event, Fragments, Open, SlotKey
 from toolstream.findings import Code, ProtocolError
+from toolstream.ledger import Tally
 from toolstream.limits import Limits
 
 
@@ -40,6 +41,15 @@ class Profile:
         identity, for a slot this profile has already opened, and that
         changes no state of the profile.  Profiles without such a shape
         return None: every item then goes through :meth:`feed`."""
+        return None
+
+    def tally(self, items: Sequence[Any], start: int, run: Fragments) -> Tally | None:
+        """What ``run``, just returned by :meth:`window` for
+        ``items[start:]``, holds: (object members, colons in strings, depth
+        of the deepest item), for :class:`toolstream.ledger.Ledger`.  Each
+        count may fall short of the truth but never exceed it, and the depth
+        may exceed it but never fall short; None when the profile cannot
+        vouch for the items (the ledger then walks them)."""
         return None
 
 

@@ -11,13 +11,51 @@ call takes the next free index of its choice.  OpenAI requires ``index``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import chain, compress
+from operator import itemgetter
 from typing import Any
 
 from toolstream.events import CLIENT, Event, Finish, Fragment, Fragments, Open, Rejected, SlotKey
 from toolstream.findings import Code, ProtocolError
+from toolstream.ledger import Tally, fragment_colons
 from toolstream.profiles._base import Profile, describe, fragment_run, optional_text, slot_index
 
 _FORCING_CHOICES = frozenset({"required"})
+_choices = itemgetter("choices")
+_first = itemgetter(0)
+_delta = itemgetter("delta")
+_IS_STR = frozenset((str,)).__contains__
+_CONTAINERS = (dict, list)
+
+
+def _level_tally(dicts: list[dict[str, Any]], below: str) -> tuple[int, int] | None:
+    """Members and string colons of ``dicts``, whose member ``below`` holds
+    the next level (counted there) and whose other members must hold no
+    container; None if one does."""
+    n = len(dicts)
+    first = dicts[0]
+    others = [key for key in first if key != below]
+    # The usual case: every object repeats the first one's other members
+    # (the same id, model, created... in every chunk).  Equal values have
+    # equal colons, and a container never equals a string or a number.
+    if list(map(len, dicts)).count(len(first)) == n:
+        try:
+            rows = list(map(itemgetter(*others), dicts)) if others else None
+        except KeyError:
+            rows = None
+        if not others or (rows is not None and rows.count(rows[0]) == n):
+            values = [first[key] for key in others]
+            if not any(type(value) in _CONTAINERS for value in values):
+                colons = "".join(first).count(":")
+                colons += "".join(v for v in values if type(v) is str).count(":")
+                return len(first) * n, colons * n
+    values = list(chain.from_iterable(map(dict.values, dicts)))
+    kinds = list(map(type, values))
+    if kinds.count(list) + kinds.count(dict) != n:
+        return None
+    colons = "".join(chain.from_iterable(dicts)).count(":")
+    colons += "".join(compress(values, map(_IS_STR, kinds))).count(":")
+    return sum(map(len, dicts)), colons
 
 
 class OpenAIChat(Profile):
@@ -86,6 +124,29 @@ class OpenAIChat(Profile):
             run.append(text)
             i += 1
         return fragment_run(pos, i - start, texts)
+
+    def tally(self, items: Sequence[Any], start: int, run: Fragments) -> Tally | None:
+        # The window checked each chunk down from choices[0].delta: a
+        # one-element tool_calls whose entry holds exactly index and function
+        # (3 members with the function's arguments, whose text is the only
+        # string).  The other members of the chunk, the choice and the delta
+        # are counted here, level by level.
+        n = run.count
+        chunks = list(items[start : start + n])
+        choices = list(map(_first, map(_choices, chunks)))
+        members = 3 * n
+        colons = fragment_colons(run)
+        for dicts, below in (
+            (chunks, "choices"),
+            (choices, "delta"),
+            (list(map(_delta, choices)), "tool_calls"),
+        ):
+            level = _level_tally(dicts, below)
+            if level is None:
+                return None
+            members += level[0]
+            colons += level[1]
+        return members, colons, 7
 
     def feed(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict:
