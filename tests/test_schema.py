@@ -1623,3 +1623,55 @@ def test_acceptor_leaves_the_depth_limit_to_the_validator() -> None:
     with pytest.raises(ProtocolError) as caught:
         first_violation(schema, deep)
     assert caught.value.code is Code.LIMIT_EXCEEDED
+
+
+_FAST_LEAF_SCHEMAS = [
+    {"minimum": 1},
+    {"minimum": 1.5},
+    {"maximum": -0.5},
+    {"exclusiveMinimum": 1},
+    {"exclusiveMaximum": 2},
+    {"maximum": 9007199254740993},
+    {"enum": ["a", 1, None, "b"]},
+    {"enum": [1.0, True]},
+    {"minLength": 2},
+    {"maxLength": 2},
+    {"type": "integer"},
+    {"type": "number", "minimum": 0},
+]
+_FAST_LEAF_INSTANCES = [
+    0,
+    1,
+    2,
+    -1,
+    1.0,
+    1.5,
+    True,
+    False,
+    None,
+    "1",
+    "",
+    "a",
+    "ab",
+    "abc",
+    "\U0001f600\U0001f600",
+    "c",
+    [],
+    ["ab"],
+    {},
+    10**400,
+    -(10**400),
+    9007199254740993,
+    Decimal("1.5"),
+]
+
+
+@pytest.mark.parametrize("schema", _FAST_LEAF_SCHEMAS, ids=repr)
+def test_acceptor_fast_leaves_agree_with_their_keywords(schema: Any) -> None:
+    # The common keywords have shortcuts for ints and strings in the
+    # acceptor; on each side of every bound they must give the keyword's
+    # own answer.
+    check_schema(schema)
+    accept = acceptor(schema)
+    for instance in _FAST_LEAF_INSTANCES:
+        assert accept(instance) is (first_violation(schema, instance) is None), instance

@@ -56,33 +56,37 @@ class AnthropicMessages(Profile):
     def window(self, items: Sequence[Any], start: int, stop: int, pos: int) -> Fragments | None:
         # The plain fragment: an input_json_delta for a tool block already
         # started.  The checks are those of _delta, in one loop.
+        # A missing member ends the run like a wrong one (KeyError).
         kinds = self._kinds
         texts: dict[SlotKey, list[str]] = {}
         run: list[str] = []
         last = None
         i = start
-        while i < stop:
-            raw = items[i]
-            if type(raw) is not dict or raw.get("type") != "content_block_delta":
-                break
-            index = raw.get("index")
-            delta = raw.get("delta")
-            if (
-                type(index) is not int
-                or type(delta) is not dict
-                or delta.get("type") != "input_json_delta"
-            ):
-                break
-            text = delta.get("partial_json")
-            if type(text) is not str:
-                break
-            if index != last:
-                if kinds.get(index, BLOCK) == BLOCK:
+        try:
+            while i < stop:
+                raw = items[i]
+                if type(raw) is not dict or raw["type"] != "content_block_delta":
                     break
-                last = index
-                run = texts.setdefault((0, index), [])
-            run.append(text)
-            i += 1
+                index = raw["index"]
+                delta = raw["delta"]
+                if (
+                    type(index) is not int
+                    or type(delta) is not dict
+                    or delta["type"] != "input_json_delta"
+                ):
+                    break
+                text = delta["partial_json"]
+                if type(text) is not str:
+                    break
+                if index != last:
+                    if kinds.get(index, BLOCK) == BLOCK:
+                        break
+                    last = index
+                    run = texts.setdefault((0, index), [])
+                run.append(text)
+                i += 1
+        except KeyError:
+            pass
         return fragment_run(pos, i - start, texts)
 
     def tally(self, items: Sequence[Any], start: int, run: Fragments) -> Tally:

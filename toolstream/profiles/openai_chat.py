@@ -82,47 +82,53 @@ class OpenAIChat(Profile):
         # The plain fragment, which makes up nearly every stream: a chunk of
         # one choice whose only delta is one continuation fragment of a slot
         # already seen.  The checks are those of feed/_choice/_call.
+        # A missing member ends the run like a wrong one (KeyError).
         seen = self._seen
         texts: dict[SlotKey, list[str]] = {}
         i = start
-        while i < stop:
-            raw = items[i]
-            if type(raw) is not dict:
-                break
-            choices = raw.get("choices")
-            if type(choices) is not list or len(choices) != 1 or "error" in raw:
-                break
-            choice = choices[0]
-            if type(choice) is not dict or choice.get("finish_reason") is not None:
-                break
-            delta = choice.get("delta")
-            if type(delta) is not dict or delta.get("function_call") is not None:
-                break
-            calls = delta.get("tool_calls")
-            if type(calls) is not list or len(calls) != 1:
-                break
-            call = calls[0]
-            if type(call) is not dict or len(call) != 2:
-                break
-            key = (choice.get("index", 0), call.get("index"))
-            function = call.get("function")
-            # type checks: True == 1 would find slot 1 in the set
-            if (
-                type(key[0]) is not int
-                or type(key[1]) is not int
-                or key not in seen
-                or type(function) is not dict
-                or len(function) != 1
-            ):
-                break
-            text = function.get("arguments")
-            if type(text) is not str:
-                break
-            run = texts.get(key)
-            if run is None:
-                run = texts[key] = []
-            run.append(text)
-            i += 1
+        try:
+            while i < stop:
+                raw = items[i]
+                if type(raw) is not dict:
+                    break
+                choices = raw["choices"]
+                if type(choices) is not list or len(choices) != 1 or "error" in raw:
+                    break
+                choice = choices[0]
+                if type(choice) is not dict or choice.get("finish_reason") is not None:
+                    break
+                delta = choice["delta"]
+                if type(delta) is not dict or (
+                    "function_call" in delta and delta["function_call"] is not None
+                ):
+                    break
+                calls = delta["tool_calls"]
+                if type(calls) is not list or len(calls) != 1:
+                    break
+                call = calls[0]
+                if type(call) is not dict or len(call) != 2:
+                    break
+                key = (choice.get("index", 0), call["index"])
+                function = call["function"]
+                # type checks: True == 1 would find slot 1 in the set
+                if (
+                    type(key[0]) is not int
+                    or type(key[1]) is not int
+                    or key not in seen
+                    or type(function) is not dict
+                    or len(function) != 1
+                ):
+                    break
+                text = function["arguments"]
+                if type(text) is not str:
+                    break
+                run = texts.get(key)
+                if run is None:
+                    run = texts[key] = []
+                run.append(text)
+                i += 1
+        except KeyError:
+            pass
         return fragment_run(pos, i - start, texts)
 
     def tally(self, items: Sequence[Any], start: int, run: Fragments) -> Tally | None:

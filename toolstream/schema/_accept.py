@@ -24,6 +24,7 @@ validator's depth limit is mirrored, and a work budget turns pathological
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -57,7 +58,22 @@ def _type_test(name: str) -> Callable[[Any], bool]:
     test = _TYPE_TESTS.get(name)
     if test is not None:
         return test
+    if name in ("integer", "number"):
+        # An exact int is both; anything else asks has_type.
+        return lambda v: type(v) is int or _json.has_type(v, name)
     return lambda v: _json.has_type(v, name)
+
+
+# Fast tests for bounds on an exact int instance (the usual one), which is a
+# finite number: the keyword holds iff the comparison does.  Other numbers
+# go to the keyword's function; non-numbers always pass a bound.
+_INT_BOUNDS: dict[str, Callable[[Any, Any], Any]] = {
+    "minimum": operator.ge,
+    "maximum": operator.le,
+    "exclusiveMinimum": operator.gt,
+    "exclusiveMaximum": operator.lt,
+}
+_NOT_NUMBERS = (str, dict, list, type(None))
 
 
 class _Unsupported(Exception):
@@ -123,6 +139,8 @@ class _Compiler:
             ref = self.node(_refs.resolve(self.root, _refs.parse_ref(ref_value)))
         has_anyof = "anyOf" in schema
         budget = self.budget
+        if not properties and items is None and not has_anyof and ref is None:
+            return _checks_only(checks, budget)
 
         def accept(instance: Any, depth: int) -> bool:
             if depth > MAX_VALIDATION_DEPTH:
@@ -185,7 +203,46 @@ class _Compiler:
         def leaf(instance: Any) -> bool:
             return next(check(scope, value, instance, schema), None) is None
 
+        holds = _INT_BOUNDS.get(keyword)
+        if holds is not None and type(value) in (int, float):
+
+            def bound(instance: Any) -> bool:
+                kind = type(instance)
+                if kind is int:
+                    return holds(instance, value)
+                return kind in _NOT_NUMBERS or leaf(instance)
+
+            return bound
+        if keyword == "enum" and isinstance(value, list):
+            # json_equal between strings is ==; a string equals no non-string.
+            strings = frozenset(option for option in value if type(option) is str)
+            return lambda instance: instance in strings if type(instance) is str else leaf(instance)
+        if keyword == "minLength" and type(value) is int:
+            return lambda instance: (
+                len(instance) >= value if type(instance) is str else leaf(instance)
+            )
+        if keyword == "maxLength" and type(value) is int:
+            return lambda instance: (
+                len(instance) <= value if type(instance) is str else leaf(instance)
+            )
         return leaf
+
+
+def _checks_only(checks: tuple[Callable[[Any], bool], ...], budget: list[int]) -> Accept:
+    """A node that does not descend (most leaves of a tool schema)."""
+
+    def accept(instance: Any, depth: int) -> bool:
+        if depth > MAX_VALIDATION_DEPTH:
+            return False
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        for check in checks:
+            if not check(instance):
+                return False
+        return True
+
+    return accept
 
 
 def _yes(instance: Any, depth: int) -> bool:
