@@ -123,8 +123,10 @@ class Ledger:
         stream: Sequence[Any] = fixture[stream_key]
         at = 0
         for start, count, run_tally in (*self._runs, (len(stream), 0, (0, 0, 0))):
-            for item in stream[at:start]:
-                tally = _walk(item, _FIXTURE_LEVELS, max_depth)
+            if at < start:
+                # The items between runs, walked as one array on the
+                # stream's own level.
+                tally = _walk(stream[at:start], _FIXTURE_LEVELS - 1, max_depth)
                 if tally is None:
                     return False
                 members += tally[0]

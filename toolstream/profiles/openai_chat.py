@@ -82,9 +82,11 @@ class OpenAIChat(Profile):
         # The plain fragment, which makes up nearly every stream: a chunk of
         # one choice whose only delta is one continuation fragment of a slot
         # already seen.  The checks are those of feed/_choice/_call.
-        # A missing member ends the run like a wrong one (KeyError).
+        # A missing member ends the run like a wrong one (KeyError).  A run
+        # keeps to one choice, so its slots are found by their int index.
         seen = self._seen
-        texts: dict[SlotKey, list[str]] = {}
+        by_index: dict[int, list[str]] = {}
+        scope = -1
         i = start
         try:
             while i < stop:
@@ -108,13 +110,13 @@ class OpenAIChat(Profile):
                 call = calls[0]
                 if type(call) is not dict or len(call) != 2:
                     break
-                key = (choice.get("index", 0), call["index"])
+                number = choice.get("index", 0)
+                index = call["index"]
                 function = call["function"]
-                # type checks: True == 1 would find slot 1 in the set
+                # exact int checks: True == 1 would find slot 1
                 if (
-                    type(key[0]) is not int
-                    or type(key[1]) is not int
-                    or key not in seen
+                    type(number) is not int
+                    or type(index) is not int
                     or type(function) is not dict
                     or len(function) != 1
                 ):
@@ -122,13 +124,20 @@ class OpenAIChat(Profile):
                 text = function["arguments"]
                 if type(text) is not str:
                     break
-                run = texts.get(key)
+                if number != scope:
+                    if by_index:
+                        break
+                    scope = number
+                run = by_index.get(index)
                 if run is None:
-                    run = texts[key] = []
+                    if (number, index) not in seen:
+                        break
+                    run = by_index[index] = []
                 run.append(text)
                 i += 1
         except KeyError:
             pass
+        texts = {(scope, index): run for index, run in by_index.items()}
         return fragment_run(pos, i - start, texts)
 
     def tally(self, items: Sequence[Any], start: int, run: Fragments) -> Tally | None:

@@ -184,17 +184,13 @@ class _Compiler:
                 return tests[0]
             return lambda instance: any(test(instance) for test in tests)
         if keyword == "required":
-            required = tuple(value)
-            return lambda instance: (
-                not isinstance(instance, dict) or all(name in instance for name in required)
-            )
+            required = frozenset(value)
+            return lambda instance: not isinstance(instance, dict) or instance.keys() >= required
         if keyword == "additionalProperties":
             if value is not False:
                 return None
-            declared = schema.get("properties", {})
-            return lambda instance: (
-                not isinstance(instance, dict) or all(name in declared for name in instance)
-            )
+            declared = frozenset(schema.get("properties", {}))
+            return lambda instance: not isinstance(instance, dict) or instance.keys() <= declared
         if keyword in _STRUCTURAL:
             return None  # compiled in _build
         check = KEYWORDS[keyword]
