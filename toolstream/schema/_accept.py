@@ -67,7 +67,7 @@ def _type_test(name: str) -> Callable[[Any], bool]:
 # Fast tests for bounds on an exact int instance (the usual one), which is a
 # finite number: the keyword holds iff the comparison does.  Other numbers
 # go to the keyword's function; non-numbers always pass a bound.
-_INT_BOUNDS: dict[str, Callable[[Any, Any], Any]] = {
+_INT_BOUNDS: dict[str, Callable[[Any, Any], bool]] = {
     "minimum": operator.ge,
     "maximum": operator.le,
     "exclusiveMinimum": operator.gt,
