@@ -1638,6 +1638,13 @@ _FAST_LEAF_SCHEMAS = [
     {"maxLength": 2},
     {"type": "integer"},
     {"type": "number", "minimum": 0},
+    {
+        "type": "object",
+        "properties": {"a": {"type": "integer", "minimum": 1}, "b": {}},
+        "required": ["a"],
+        "additionalProperties": False,
+    },
+    {"type": "object", "properties": {"a": {"enum": ["x"]}}, "additionalProperties": True},
 ]
 _FAST_LEAF_INSTANCES = [
     0,
@@ -1663,14 +1670,19 @@ _FAST_LEAF_INSTANCES = [
     -(10**400),
     9007199254740993,
     Decimal("1.5"),
+    {"a": 1},
+    {"a": 0},
+    {"a": 1, "b": [2]},
+    {"a": 1, "c": 2},
+    {"a": "x", "c": 2},
+    {"b": "x"},
 ]
 
 
 @pytest.mark.parametrize("schema", _FAST_LEAF_SCHEMAS, ids=repr)
 def test_acceptor_fast_leaves_agree_with_their_keywords(schema: Any) -> None:
-    # The common keywords have shortcuts for ints and strings in the
-    # acceptor; on each side of every bound they must give the keyword's
-    # own answer.
+    # The common keywords and plain objects have shortcuts in the acceptor;
+    # on each side of every bound they must give the keyword's own answer.
     check_schema(schema)
     accept = acceptor(schema)
     for instance in _FAST_LEAF_INSTANCES:

@@ -42,7 +42,7 @@ from toolstream.limits import DEFAULT_LIMITS, Limits
 from toolstream.machine import Input, Slot, State, Turn
 from toolstream.profiles import PROFILES
 from toolstream.report import CallReport, Report
-from toolstream.strict_json import find_lone_surrogate, loads_strict
+from toolstream.strict_json import loads_strict
 
 # Findings that show tool activity even when no call could be formed.
 _ACTIVITY_CODES = frozenset(
@@ -296,14 +296,10 @@ class Gate:
                 Code.LIMIT_EXCEEDED,
                 f"arguments exceed {self.limits.max_argument_chars} characters",
             )
+        # Lone surrogates included: outside strings one is a syntax error.
         value = loads_strict(
             text, max_depth=self.limits.max_depth, max_number_chars=self.limits.max_number_chars
         )
-        at = find_lone_surrogate(text)
-        if at >= 0:
-            raise ProtocolError(
-                Code.INVALID_UNICODE, f"unpaired surrogate code point at offset {at}"
-            )
         if type(value) is not dict:
             raise ProtocolError(
                 Code.NON_OBJECT_ARGUMENTS, "arguments are valid JSON but not an object"

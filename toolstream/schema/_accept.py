@@ -30,7 +30,7 @@ from typing import Any
 
 from toolstream.findings import ProtocolError
 from toolstream.schema import _json, _refs
-from toolstream.schema._keywords import KEYWORDS
+from toolstream.schema._keywords import EVALUATION_ORDER, KEYWORDS
 from toolstream.schema._validator import MAX_VALIDATION_DEPTH, Scope, _Run
 
 Accept = Callable[[Any, int], bool]
@@ -39,6 +39,7 @@ WORK_BUDGET = 1_000_000
 """Schema applications one call of a predicate may make before it answers
 "not known" (the validator's own limit is higher and memoized)."""
 
+_FUSED_OBJECT = frozenset({"type", "properties", "required", "additionalProperties"})
 _STRUCTURAL = frozenset(
     {"type", "required", "additionalProperties", "properties", "items", "anyOf", "$ref"}
 )
@@ -140,7 +141,15 @@ class _Compiler:
         has_anyof = "anyOf" in schema
         budget = self.budget
         if not properties and items is None and not has_anyof and ref is None:
-            return _checks_only(checks, budget)
+            return _checks_only(checks)
+        if (
+            schema.get("type") == "object"
+            and _FUSED_OBJECT.issuperset(k for k in schema if k in EVALUATION_ORDER)
+            and items is None
+            and not has_anyof
+            and ref is None
+        ):
+            return _plain_object(schema, properties, budget)
 
         def accept(instance: Any, depth: int) -> bool:
             if depth > MAX_VALIDATION_DEPTH:
@@ -224,17 +233,55 @@ class _Compiler:
         return leaf
 
 
-def _checks_only(checks: tuple[Callable[[Any], bool], ...], budget: list[int]) -> Accept:
-    """A node that does not descend (most leaves of a tool schema)."""
+def _checks_only(checks: tuple[Callable[[Any], bool], ...]) -> Accept:
+    """A node that does not descend (most leaves of a tool schema).  It
+    spends no budget: its work is bounded by the node that calls it."""
+    if not checks:
+        return _yes
+    if len(checks) == 1:
+        (check,) = checks
+        return lambda instance, depth: depth <= MAX_VALIDATION_DEPTH and check(instance)
+    if len(checks) == 2:
+        first, second = checks
+        return lambda instance, depth: (
+            depth <= MAX_VALIDATION_DEPTH and first(instance) and second(instance)
+        )
 
     def accept(instance: Any, depth: int) -> bool:
         if depth > MAX_VALIDATION_DEPTH:
             return False
+        for check in checks:
+            if not check(instance):
+                return False
+        return True
+
+    return accept
+
+
+def _plain_object(
+    schema: dict[str, Any], properties: dict[str, Accept], budget: list[int]
+) -> Accept:
+    """A node asserting only ``type: object``, ``properties``, ``required``
+    and ``additionalProperties`` (true or false): the usual tool schema and
+    its nested objects, checked in one closure."""
+    required = frozenset(schema.get("required", ()))
+    closed = schema.get("additionalProperties") is False
+    declared = frozenset(properties)
+    sub_of = properties.get
+
+    def accept(instance: Any, depth: int) -> bool:
+        if type(instance) is not dict or depth > MAX_VALIDATION_DEPTH:
+            return False
         budget[0] -= 1
         if budget[0] < 0:
             return False
-        for check in checks:
-            if not check(instance):
+        keys = instance.keys()
+        if not keys >= required or (closed and not keys <= declared):
+            return False
+        below = depth + 1
+        for name, value in instance.items():
+            sub = sub_of(name)
+            if sub is not None and not sub(value, below):
                 return False
         return True
 
