@@ -22,56 +22,68 @@ import measure  # noqa: E402
 
 
 def phases(profile: str, shape: str, chunks: int, rounds: int = 15) -> int:
-    """Median time of each phase of ``validate_bytes`` (no profiler overhead),
-    next to the floor's ``json.loads``."""
+    """Median time of each phase of ``validate_bytes`` (its ledger route;
+    no profiler overhead), next to the floor's ``json.loads`` and the strict
+    parser that the ledger route replaces."""
     import gc
     import statistics
     import time
 
-    from toolstream import Gate
-    from toolstream.envelope import check_envelope, parse_fixture_bytes
+    from toolstream.api import _ParsedGate
+    from toolstream.envelope import check_envelope, parse_fixture_bytes, read_fixture_unchecked
     from toolstream.limits import DEFAULT_LIMITS
 
     data = measure.stream_bytes(profile, shape, chunks)
     names = [
         "json.loads (floor, GC paused)",
-        "decode + strict parse",
+        "strict parse (the reference route, for scale)",
+        "decode + bare parse + colon count",
         "check_envelope",
-        "Gate.feed_all (profile + machine)",
+        "Gate.feed_all + ledger (profile, machine)",
         "Gate.close (join, strict args, schema)",
+        "ledger settle (walk the rest, compare)",
+        "freeing the parsed fixture",
         "validate_bytes end to end",
     ]
     times: dict[str, list[float]] = {n: [] for n in names}
+    limits = DEFAULT_LIMITS
     for _ in range(rounds):
         gc.collect()
         gc.disable()
-        t0 = time.perf_counter()
+        t = [time.perf_counter()]
         json.loads(data)
-        t1 = time.perf_counter()
-        gc.enable()
-        fixture = parse_fixture_bytes(data, DEFAULT_LIMITS)
-        t2 = time.perf_counter()
+        t.append(time.perf_counter())
+        parse_fixture_bytes(data, limits)
+        t.append(time.perf_counter())
+        read = read_fixture_unchecked(data, limits)
+        assert read is not None
+        fixture, colons = read
+        t.append(time.perf_counter())
         envelope = check_envelope(fixture)
-        t3 = time.perf_counter()
-        gate = Gate(envelope.profile, envelope.tool_schemas, envelope.request)
-        gate.feed_all(envelope.stream)
-        t4 = time.perf_counter()
+        t.append(time.perf_counter())
+        gate = _ParsedGate(envelope.profile, envelope.tool_schemas, envelope.request)
+        ledger = gate.feed_counting(envelope.stream)
+        t.append(time.perf_counter())
         gate.close()
-        t5 = time.perf_counter()
-        del fixture, envelope, gate
+        t.append(time.perf_counter())
+        proven = ledger.settle(fixture, gate.stream_key, colons, limits.max_fixture_depth)
+        t.append(time.perf_counter())
+        assert proven, "the ledger did not prove the bench file strict"
+        del read, fixture, envelope, gate, ledger
+        t.append(time.perf_counter())
+        gc.enable()
         gc.collect()
-        t6 = time.perf_counter()
+        t0 = time.perf_counter()
         measure.SUBJECTS["validate_bytes"](data, None)()
-        t7 = time.perf_counter()
-        for name, dt in zip(
-            names, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t7 - t6), strict=True
-        ):
+        t.extend([t0, time.perf_counter()])
+        spans = [t[k + 1] - t[k] for k in range(8)] + [t[10] - t[9]]
+        for name, dt in zip(names, spans, strict=True):
             times[name].append(dt)
     total = statistics.median(times[names[-1]])
     print(f"{profile}-{shape} {chunks:,} chunks, median of {rounds}")
     for name in names:
         m = statistics.median(times[name])
-        print(f"  {name:42} {m * 1e3:9.2f} ms  {m / total:6.1%}  {m / chunks * 1e6:7.2f} us/chunk")
+        print(f"  {name:46} {m * 1e3:9.2f} ms  {m / total:6.1%}  {m / chunks * 1e6:7.2f} us/chunk")
     return 0
 
 
