@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from toolstream.events import Event, Fragments, Open, SlotKey
@@ -30,7 +30,7 @@ class Profile:
         self.request = request or {}
         self.limits = limits
 
-    def feed(self, raw: Any, pos: int) -> Iterator[Event]:  # pragma: no cover - abstract
+    def feed(self, raw: Any, pos: int) -> Iterable[Event]:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def window(self, items: Sequence[Any], start: int, stop: int, pos: int) -> Fragments | None:

@@ -11,7 +11,7 @@ A block's terminal is its ``content_block_stop``; when the stream has a
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from toolstream.events import (
@@ -57,6 +57,9 @@ class AnthropicMessages(Profile):
         # The plain fragment: an input_json_delta for a tool block already
         # started.  The checks are those of _delta, in one loop.
         # A missing member ends the run like a wrong one (KeyError).
+        first = items[start]
+        if type(first) is not dict or first.get("type") != "content_block_delta":
+            return None  # the usual other item: a start or a stop
         kinds = self._kinds
         texts: dict[SlotKey, list[str]] = {}
         run: list[str] = []
@@ -95,20 +98,23 @@ class AnthropicMessages(Profile):
         # that are not fixed, colon-free words are the fragments.
         return 5 * run.count, fragment_colons(run), 2
 
-    def feed(self, raw: Any, pos: int) -> Iterator[Event]:
+    def feed(self, raw: Any, pos: int) -> Iterable[Event]:
         if type(raw) is not dict or type(raw.get("type")) is not str:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, "event is not an object with a string 'type'", event=pos
             )
         kind = raw["type"]
         if kind == "content_block_delta":
-            yield from self._delta(raw, pos)
-        elif kind == "content_block_start":
-            yield from self._start(raw, pos)
-        elif kind == "content_block_stop":
+            return self._delta(raw, pos)
+        if kind == "content_block_start":
+            return self._start(raw, pos)
+        if kind == "content_block_stop":
             index = slot_index(raw.get("index"), "content block index", pos, self.limits)
-            yield End(pos=pos, key=(0, index))
-        elif kind == "message_delta":
+            return (End(pos=pos, key=(0, index)),)
+        return self._other(raw, kind, pos)
+
+    def _other(self, raw: dict[str, Any], kind: str, pos: int) -> Iterator[Event]:
+        if kind == "message_delta":
             delta = raw.get("delta")
             if delta is not None and type(delta) is not dict:
                 raise ProtocolError(
@@ -145,7 +151,7 @@ class AnthropicMessages(Profile):
                 Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:40]!r}", event=pos
             )
 
-    def _start(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
+    def _start(self, raw: dict[str, Any], pos: int) -> Iterable[Event]:
         index = slot_index(raw.get("index"), "content block index", pos, self.limits)
         key = (0, index)
         block = raw.get("content_block")
@@ -165,10 +171,9 @@ class AnthropicMessages(Profile):
                     event=pos,
                 )
             self._kinds.setdefault(index, BLOCK)
-            yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
-            return
+            return (Open(pos=pos, key=key, id=None, name=None, kind=BLOCK),)
         self._kinds.setdefault(index, call_kind)
-        yield from open_call(
+        return open_call(
             pos,
             key,
             call_kind,
