@@ -224,3 +224,49 @@ def test_random_extra_members_agree_both_ways(
     target[key] = value
     data = dump(fixture, repeat=target if repeat else None, separators=separators).encode()
     both_ways(data)
+
+
+@pytest.mark.parametrize("extra", [-1, 0, 1])
+@pytest.mark.parametrize("where", ["meta", "run item", "other item"])
+def test_depth_at_the_limit_agrees_both_ways(where: str, extra: int) -> None:
+    # The fixture's own depth, counted by the ledger from the levels it
+    # walks or the profile vouches for, must meet the strict parser's count
+    # exactly at the limit.
+    fixture = json.loads(json.dumps(BUILT["anthropic"]))
+    events = fixture["events"]
+    limit = 20
+    if where == "meta":
+        target, room = fixture.setdefault("meta", {}), limit - 2  # fixture > meta
+    elif where == "run item":
+        target, room = events[3]["delta"], limit - 4  # fixture > events > event > delta
+    else:
+        target, room = events[-1], limit - 3  # fixture > events > message_stop
+    deep: Any = 0
+    for _ in range(room + extra):
+        deep = [deep]
+    target["x"] = deep
+    data = dump(fixture).encode()
+    limits = Limits(max_fixture_depth=limit)
+    report = json.loads(validate_bytes(data, limits=limits).to_json())
+    assert report == json.loads(_validate_strictly_parsed(data, limits).to_json())
+    too_deep = any("nesting deeper" in f["message"] for f in report["findings"])
+    assert too_deep is (extra > 0)
+    # The ledger takes the walked cases up to the limit itself; an extra
+    # member in a run item is the profile's to refuse.
+    proven = _validate_proving_strict(data, limits) is not None
+    assert proven is (extra <= 0 and where != "run item")
+
+
+def test_a_run_deeper_than_the_limit_is_refused() -> None:
+    # The depth a profile vouches for counts like a walked one: the stream
+    # item sits on level 3, below the fixture object and its stream array.
+    from toolstream.ledger import Ledger
+
+    fixture = {"events": [{"a": [0]}]}  # 2 members, 2 colons in the file
+    for limit, proven in [(4, True), (3, False)]:
+        ledger = Ledger()
+        ledger.add_run(0, 1, (1, 0, 2))  # the item: 1 member, 2 levels
+        assert ledger.settle(fixture, "events", 2, limit) is proven
+    ledger = Ledger()
+    ledger.add_run(0, 1, (1, 0, 2))
+    assert ledger.settle(fixture, "events", 3, 4) is False  # a member nobody counted
