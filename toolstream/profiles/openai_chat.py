@@ -137,7 +137,9 @@ class OpenAIChat(Profile):
                 i += 1
         except KeyError:
             pass
-        texts = {(scope, index): run for index, run in by_index.items()}
+        texts: dict[SlotKey, list[str]] = {}
+        for index, run in by_index.items():
+            texts[scope, index] = run
         return fragment_run(pos, i - start, texts)
 
     def tally(self, items: Sequence[Any], start: int, run: Fragments) -> Tally | None:
