@@ -57,10 +57,14 @@ def long_anthropic() -> dict[str, Any]:
 BUILT = {"openai": long_openai(), "anthropic": long_anthropic()}
 
 
-def both_ways(data: bytes) -> str:
-    """The report, after checking that both routes give it."""
-    strict = _validate_strictly_parsed(data, None).to_json()
-    assert validate_bytes(data).to_json() == strict
+def both_ways(data: bytes, limits: Limits | None = None) -> str:
+    """The report, after checking that both routes give it (whatever the
+    file's size, which decides the route validate_bytes takes first)."""
+    strict = _validate_strictly_parsed(data, limits).to_json()
+    assert validate_bytes(data, limits=limits).to_json() == strict
+    ledger = _validate_proving_strict(data, limits or LIMITS)
+    if ledger is not None:
+        assert ledger.to_json() == strict
     return strict
 
 
@@ -248,8 +252,7 @@ def test_depth_at_the_limit_agrees_both_ways(where: str, extra: int) -> None:
     target["x"] = deep
     data = dump(fixture).encode()
     limits = Limits(max_fixture_depth=limit)
-    report = json.loads(validate_bytes(data, limits=limits).to_json())
-    assert report == json.loads(_validate_strictly_parsed(data, limits).to_json())
+    report = json.loads(both_ways(data, limits))
     too_deep = any("nesting deeper" in f["message"] for f in report["findings"])
     assert too_deep is (extra > 0)
     # The ledger takes the walked cases up to the limit itself; an extra
@@ -271,3 +274,28 @@ def test_a_run_deeper_than_the_limit_is_refused() -> None:
     ledger = Ledger()
     ledger.add_run(0, 1, (1, 0, 2))
     assert ledger.settle(fixture, "events", 3, 4) is False  # a member nobody counted
+
+
+def test_validate_bytes_takes_the_ledger_route_from_the_size_threshold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toolstream import api
+
+    small = dump(BUILT["anthropic"]).encode()
+    big_fixture = json.loads(json.dumps(BUILT["anthropic"]))
+    last_fragment = big_fixture["events"][1 + len(PARTS)]["delta"]  # after the closing brace
+    last_fragment["partial_json"] += " " * api.LEDGER_MIN_BYTES
+    big = dump(big_fixture).encode()
+    assert len(small) < api.LEDGER_MIN_BYTES <= len(big)
+
+    expected = {data: both_ways(data) for data in (small, big)}
+
+    def refuse(*args: Any) -> Any:
+        raise AssertionError("wrong route")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(api, "_validate_strictly_parsed", refuse)
+        assert validate_bytes(big).to_json() == expected[big]
+    with monkeypatch.context() as patch:
+        patch.setattr(api, "_validate_proving_strict", refuse)
+        assert validate_bytes(small).to_json() == expected[small]

