@@ -299,3 +299,23 @@ def test_validate_bytes_takes_the_ledger_route_from_the_size_threshold(
     with monkeypatch.context() as patch:
         patch.setattr(api, "_validate_proving_strict", refuse)
         assert validate_bytes(small).to_json() == expected[small]
+
+
+def test_a_recursion_error_in_the_ledger_route_defers_to_the_strict_route(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The ledger route runs the gate before the depth is known, so a value
+    # nested past what the gate's own code can recurse into must send the
+    # file to the strict route (which refuses the depth first), not escape.
+    from toolstream import api
+
+    fixture = dict(long_anthropic(), meta={"pad": "x" * api.LEDGER_MIN_BYTES})
+    data = dump(fixture).encode()
+    expected = both_ways(data)
+
+    def too_deep(*args: Any) -> Any:
+        raise RecursionError
+
+    monkeypatch.setattr(api._ParsedGate, "feed_counting", too_deep)
+    assert api._validate_proving_strict(data, LIMITS) is None
+    assert validate_bytes(data).to_json() == expected

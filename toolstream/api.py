@@ -124,8 +124,14 @@ def _validate_proving_strict(data: bytes, limits: Limits) -> Report | None:
     except ProtocolError:
         return None
     gate = _ParsedGate(envelope.profile, envelope.tool_schemas, envelope.request, limits=limits)
-    ledger = gate.feed_counting(envelope.stream)
-    report = gate.close()
+    try:
+        ledger = gate.feed_counting(envelope.stream)
+        report = gate.close()
+    except RecursionError:
+        # The depth is not known yet: a value nested past what the rest of
+        # the gate can recurse into (a repr, say) is one the strict route
+        # refuses before the gate sees it.
+        return None
     if ledger.settle(fixture, gate.stream_key, file_colons, limits.max_fixture_depth):
         return report
     return None
