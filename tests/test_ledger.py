@@ -319,3 +319,24 @@ def test_a_recursion_error_in_the_ledger_route_defers_to_the_strict_route(
     monkeypatch.setattr(api._ParsedGate, "feed_counting", too_deep)
     assert api._validate_proving_strict(data, LIMITS) is None
     assert validate_bytes(data).to_json() == expected
+
+
+@pytest.mark.parametrize("where", ["schema", "start input"])
+def test_nesting_near_the_recursion_limit_agrees_both_ways(where: str) -> None:
+    # Past the fixture's depth limit but shallow enough for the bare C
+    # scanner, the value reaches the gate before the ledger refuses it.
+    import sys
+
+    from toolstream import api
+
+    top = sys.getrecursionlimit()
+    for depth in range(top - 40, top + 1, 4):
+        fixture = dict(long_anthropic(), meta={"pad": "x" * api.LEDGER_MIN_BYTES})
+        deep = "[" * depth + "]" * depth
+        text = dump(fixture)
+        if where == "schema":
+            text = text.replace('"weather":{', '"weather":{"x":' + deep + ",", 1)
+        else:
+            text = text.replace('"input":{}', '"input":{"a":' + deep + "}", 1)
+        report = json.loads(both_ways(text.encode()))
+        assert report["findings"][0]["code"] == Code.LIMIT_EXCEEDED.value, depth
