@@ -465,3 +465,15 @@ def test_tool_use_reason_in_a_choice_without_calls() -> None:
         ]
     )
     assert validate(fixture).codes == ["terminal_without_calls"]
+
+
+def test_a_raw_lone_surrogate_in_the_arguments_is_invalid_unicode() -> None:
+    # The fragment holds the code point itself (the file wrote it as an
+    # escape): the strict arguments parse finds it inside the string.
+    fixture = openai(
+        [chunk(call(0, "call_1", "weather", '{"city": "P\ud800"}')), chunk(finish="tool_calls")]
+    )
+    report = validate(fixture)
+    assert report.codes == [Code.INVALID_UNICODE.value]
+    assert report.executable is False
+    assert "offset 11" in report.findings[0].message
