@@ -269,10 +269,10 @@ def test_a_run_deeper_than_the_limit_is_refused() -> None:
     fixture = {"events": [{"a": [0]}]}  # 2 members, 2 colons in the file
     for limit, proven in [(4, True), (3, False)]:
         ledger = Ledger()
-        ledger.add_run(0, 1, (1, 0, 2))  # the item: 1 member, 2 levels
+        ledger.add(0, 1, (1, 0, 2))  # the item: 1 member, 2 levels
         assert ledger.settle(fixture, "events", 2, limit) is proven
     ledger = Ledger()
-    ledger.add_run(0, 1, (1, 0, 2))
+    ledger.add(0, 1, (1, 0, 2))
     assert ledger.settle(fixture, "events", 3, 4) is False  # a member nobody counted
 
 

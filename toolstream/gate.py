@@ -112,6 +112,7 @@ class Gate:
             items = list(items)
         window = self._profile.window
         tally = self._profile.tally
+        tally_item = self._profile.tally_item
         take = self._turn.take_fragments
         ledger = self._ledger
         max_events = self.limits.max_events
@@ -124,11 +125,15 @@ class Gate:
             stop = min(n, i + max_events - self._pos)
             run = window(items, i, stop, self._pos) if stop > i else None
             if run is None:
+                if ledger is not None:
+                    vouched = tally_item(items[i])
+                    if vouched is not None:
+                        ledger.add(i, 1, vouched)
                 self._feed_one(items[i])
                 i += 1
                 continue
             if ledger is not None:
-                ledger.add_run(i, run.count, tally(items, i, run))
+                ledger.add(i, run.count, tally(items, i, run))
             if take(run):
                 self._pos += run.count
                 i += run.count

@@ -30,7 +30,8 @@ by counting or checking the length of every array on the way).
 
 The counting is split.  Runs of plain fragments (the bulk of a stream) are
 vouched for by their profile (:meth:`Profile.tally`), from the checks its
-window already made; every other part of the fixture is walked here.  A
+window already made, and so are the items of a few exact shapes around them
+(:meth:`Profile.tally_item`); every other part of the fixture is walked here.  A
 tally or a walk may count less than there is (the proof then fails and the
 file goes to the strict parser, which reports what is wrong); it must never
 count more, and never report a depth below the real one.
@@ -98,9 +99,10 @@ class Ledger:
     def __init__(self) -> None:
         self._runs: list[tuple[int, int, Tally | None]] = []
 
-    def add_run(self, start: int, count: int, tally: Tally | None) -> None:
-        """Items ``start .. start+count-1`` of the stream form one run;
-        ``tally`` is the profile's count for them (None: walk them)."""
+    def add(self, start: int, count: int, tally: Tally | None) -> None:
+        """Items ``start .. start+count-1`` of the stream (a run, or one
+        item) were read together; ``tally`` is their profile's count for
+        them (None: walk them).  Calls come in stream order."""
         self._runs.append((start, count, tally))
 
     def settle(

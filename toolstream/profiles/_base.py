@@ -52,6 +52,11 @@ class Profile:
         vouch for the items (the ledger then walks them)."""
         return None
 
+    def tally_item(self, raw: Any) -> Tally | None:
+        """The same for one item outside any run, when it has one of the
+        few exact shapes the profile knows; None otherwise."""
+        return None
+
 
 def fragment_run(pos: int, count: int, texts: dict[SlotKey, list[str]]) -> Fragments | None:
     """What :meth:`Profile.window` returns for ``count`` items read."""

@@ -98,6 +98,25 @@ class AnthropicMessages(Profile):
         # that are not fixed, colon-free words are the fragments.
         return 5 * run.count, fragment_colons(run), 2
 
+    def tally_item(self, raw: Any) -> Tally | None:
+        # The events around every block, when they hold exactly the members
+        # read here: a stop (2 members), a tool_use start with an empty input
+        # (3 + 4 members, whose only free strings are the id and the name).
+        if type(raw) is not dict:
+            return None
+        kind = raw.get("type")
+        if kind == "content_block_stop":
+            return (2, 0, 1) if len(raw) == 2 and type(raw.get("index")) is int else None
+        if kind != "content_block_start" or len(raw) != 3 or type(raw.get("index")) is not int:
+            return None
+        block = raw.get("content_block")
+        if type(block) is not dict or len(block) != 4 or block.get("type") != "tool_use":
+            return None
+        id_, name, input_ = block.get("id"), block.get("name"), block.get("input")
+        if type(id_) is not str or type(name) is not str or type(input_) is not dict or input_:
+            return None
+        return 7, id_.count(":") + name.count(":"), 3
+
     def feed(self, raw: Any, pos: int) -> Iterable[Event]:
         if type(raw) is not dict or type(raw.get("type")) is not str:
             raise ProtocolError(
