@@ -113,33 +113,25 @@ class Ledger:
         members = len(fixture)
         colons = "".join(fixture).count(":")
         deepest = _FIXTURE_LEVELS
-        for key, value in fixture.items():
-            if key == stream_key:
-                continue
-            tally = _walk(value, 1, max_depth)
+        stream: Sequence[Any] = fixture[stream_key]
+        # What no profile vouched for is walked as one array standing for the
+        # fixture object: its other values, and the stream's items between
+        # runs as arrays on the stream's own level.
+        unvouched: list[Any] = [value for key, value in fixture.items() if key != stream_key]
+        at = 0
+        for start, count, tally in self._runs:
             if tally is None:
-                return False
+                continue  # left in the gap before the next run
+            unvouched.append(stream[at:start])
+            at = start + count
             members += tally[0]
             colons += tally[1]
-            deepest = max(deepest, tally[2])
-        stream: Sequence[Any] = fixture[stream_key]
-        at = 0
-        for start, count, run_tally in (*self._runs, (len(stream), 0, (0, 0, 0))):
-            if at < start:
-                # The items between runs, walked as one array on the
-                # stream's own level.
-                tally = _walk(stream[at:start], _FIXTURE_LEVELS - 1, max_depth)
-                if tally is None:
-                    return False
-                members += tally[0]
-                colons += tally[1]
-                deepest = max(deepest, tally[2])
-            at = start + count
-            if run_tally is None:
-                at = start  # walked with the items that follow
-                continue
-            members += run_tally[0]
-            colons += run_tally[1]
-            if count:
-                deepest = max(deepest, _FIXTURE_LEVELS + run_tally[2])
+            deepest = max(deepest, _FIXTURE_LEVELS + tally[2])
+        unvouched.append(stream[at:])
+        walked = _walk(unvouched, 0, max_depth)
+        if walked is None:
+            return False
+        members += walked[0]
+        colons += walked[1]
+        deepest = max(deepest, walked[2])
         return deepest <= max_depth and members + colons == file_colons
