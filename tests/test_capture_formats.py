@@ -42,9 +42,18 @@ needs_captures = pytest.mark.skipif(
 
 
 def _capture_files() -> list[Path]:
+    """The bare bodies: what ``read_capture`` reads.  Whole cassettes are
+    containers around a body (request, headers, response), read by import."""
     if not CAPTURES.is_dir():
         return []
-    return sorted(p for p in CAPTURES.rglob("*") if p.is_file() and p.name != "MANIFEST.md")
+    return sorted(
+        p
+        for p in CAPTURES.rglob("*")
+        if p.is_file() and p.name != "MANIFEST.md" and not p.name.endswith(".cassette.yaml")
+    )
+
+
+CASSETTE_FILES = sorted(CAPTURES.rglob("*.cassette.yaml")) if CAPTURES.is_dir() else []
 
 
 def _ids(paths: list[Path]) -> list[str]:
@@ -854,6 +863,15 @@ EVENTSTREAM_FILES = [p for p in CAPTURE_FILES if p.name.endswith(".eventstream.b
 
 
 @needs_captures
+@pytest.mark.parametrize("path", CASSETTE_FILES, ids=_ids(CASSETTE_FILES))
+def test_a_whole_cassette_is_not_read_as_a_bare_body(path: Path) -> None:
+    """A cassette is YAML around a recorded exchange: the bare-body reader
+    refuses it with its position instead of guessing a stream out of it."""
+    message = _err(path.read_bytes())
+    assert message.startswith("line 1, column 1:"), message
+
+
+@needs_captures
 @pytest.mark.parametrize("path", EVENTSTREAM_FILES, ids=_ids(EVENTSTREAM_FILES))
 def test_eventstream_matches_its_decoded_jsonl(path: Path) -> None:
     decoded = path.with_name(path.name.replace(".eventstream.bin", ".decoded.jsonl"))
@@ -877,7 +895,7 @@ def test_no_credentials_in_the_real_captures() -> None:
     for path in files:
         name = str(path.relative_to(CAPTURES))
         found: list[Hit] = []
-        if path.name != "MANIFEST.md":
+        if path.name != "MANIFEST.md" and path not in CASSETTE_FILES:
             for record in read_capture(path.read_bytes()).records:
                 found += scan(record.payload) + scan(record.headers)
         if not path.name.endswith(".bin"):

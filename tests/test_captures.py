@@ -35,7 +35,7 @@ PASS: tuple[str, tuple[str, ...]] = ("pass", ())
 @dataclass(frozen=True)
 class Case:
     capture: str
-    schemas: str
+    schemas: str | None
     profile: str
     turns: tuple[tuple[str, tuple[str, ...]], ...]
     """(status, codes) per assistant turn, in order."""
@@ -47,6 +47,10 @@ class Case:
     redact: bool = False
     """The capture holds something the redaction gate refuses to write."""
     extra: dict[str, Any] = field(default_factory=dict)
+    refused: str = ""
+    """Today's import refuses the file with this message (no fixture written)."""
+    pending: str = ""
+    """The open issue whose work is expected to change this case's verdict."""
 
 
 CASES = [
@@ -363,6 +367,85 @@ CASES = [
         " call and response.completed; the fourth is the final text answer",
         calls=(("calculator",), ("calculator",), ("calculator",), ()),
     ),
+    # -- Bedrock ConverseStream, recorded through a VCR cassette ----------------------------------
+    Case(
+        "bedrock/openinference-py-bedrock-claude-3-haiku-converse-stream.eventstream.bin",
+        "bedrock/openinference-py-bedrock-claude-3-haiku-converse-stream.json",
+        "bedrock",
+        (PASS,),
+        "toolUse is block 0 (no text), first input delta '', every payload padded with a 'p'"
+        " field; contentBlockStop, messageStop tool_use, metadata",
+        calls=(("top_song",),),
+    ),
+    Case(
+        "bedrock/openinference-py-bedrock-claude-3-haiku-converse-stream.decoded.jsonl",
+        "bedrock/openinference-py-bedrock-claude-3-haiku-converse-stream.json",
+        "bedrock",
+        (PASS,),
+        "the same frames as decoded JSON Lines",
+        calls=(("top_song",),),
+    ),
+    # -- Not read yet: each of these is a case the open issues change ---------------------------
+    Case(
+        "bedrock/openinference-py-bedrock-claude-3-haiku-converse-stream.cassette.yaml",
+        None,
+        "bedrock",
+        (),
+        "a whole VCR cassette (request with toolConfig, !!binary event-stream body); import"
+        " reads bare bodies only, and refuses the YAML rather than guessing",
+        refused="cannot read the capture",
+        pending="issue 17 (cassettes in: one passing fixture with the recorded tool)",
+    ),
+    Case(
+        "google/pydai-gemini-3-pro-thought-signature.cassette.yaml",
+        None,
+        "gemini",
+        (),
+        "a whole VCR cassette (Gemini functionDeclarations with parameters_json_schema, two"
+        " interactions); import reads bare bodies only",
+        refused="cannot read the capture",
+        pending="issues 14 and 17 (the gemini profile, cassettes in)",
+    ),
+    Case(
+        "google/openinference-gemini-3.5-flash-parallel2-ids.sse",
+        None,
+        "gemini",
+        (),
+        "Gemini SSE with two whole functionCall parts carrying ids, one per chunk, STOP;"
+        " no profile reads Gemini, so import cannot tell the profile",
+        refused="cannot tell the profile",
+        pending="issue 14 (the gemini profile: two passing calls)",
+    ),
+    Case(
+        "google/pydai-gemini-3-pro-thought-signature-no-args.sse",
+        None,
+        "gemini",
+        (),
+        "Gemini SSE (CRLF CRLF separators): one whole get_country call with args {} and a"
+        " thoughtSignature, then text '' + STOP",
+        refused="cannot tell the profile",
+        pending="issue 14 (the gemini profile: one passing call)",
+    ),
+    Case(
+        "google/vercel-google-stream-tool-call-arguments-parallel2.jsonl",
+        None,
+        "gemini",
+        (),
+        "Vertex streamed partialArgs: two getWeather calls, each opened by a name part with"
+        " willContinue and closed by an empty functionCall part; the last rides on STOP",
+        refused="cannot tell the profile",
+        pending="issue 14 (partialArgs reassembly: two passing calls)",
+    ),
+    Case(
+        "cohere/vercel-cohere-tool-call-parallel2.jsonl",
+        None,
+        "cohere",
+        (),
+        "Cohere v2: tool-plan deltas, two calls (tool-call-start/delta/end at index 0, 1),"
+        " message-end TOOL_CALL",
+        refused="cannot tell the profile",
+        pending="issue 14 (the cohere profile: two passing calls)",
+    ),
 ]
 
 
@@ -382,14 +465,16 @@ def test_every_capture_has_a_case() -> None:
 
 
 def test_every_schema_file_is_used() -> None:
-    used = {c.schemas for c in CASES}
+    used = {c.schemas for c in CASES if c.schemas is not None}
     present = {p.relative_to(SCHEMAS).as_posix() for p in SCHEMAS.rglob("*.json")}
     assert used == present
 
 
 def _import(tmp_path: Path, case: Case, *extra: str) -> Any:
     out = tmp_path / "out"
-    args = ["import", str(CAPTURES / case.capture), "--schemas", str(SCHEMAS / case.schemas)]
+    args = ["import", str(CAPTURES / case.capture)]
+    if case.schemas is not None:
+        args += ["--schemas", str(SCHEMAS / case.schemas)]
     return CliRunner(env={"NO_COLOR": "1", "COLUMNS": "250"}).invoke(
         cli, [*args, *extra, "-o", f"{out}/"]
     ), out
@@ -398,6 +483,15 @@ def _import(tmp_path: Path, case: Case, *extra: str) -> Any:
 @needs_captures
 @pytest.mark.parametrize("case", CASES, ids=[c.capture for c in CASES])
 def test_capture_gets_the_verdict_it_deserves(tmp_path: Path, case: Case) -> None:
+    if case.refused:
+        # Today's honest answer, asserted so that a change is seen: the file is refused
+        # with a one-line reason and nothing is written.  See ``case.pending``.
+        refused, out = _import(tmp_path, case)
+        assert refused.exit_code != 0, refused.output
+        assert case.refused in refused.output, refused.output
+        assert "Traceback" not in refused.output
+        assert not out.exists() or not any(out.iterdir())
+        return
     if case.redact:
         refused, out = _import(tmp_path, case)
         assert refused.exit_code == 1, refused.output
@@ -432,6 +526,8 @@ def test_nothing_is_dropped(tmp_path: Path) -> None:
     """Every event of every capture is in its fixtures, in order; [DONE]
     markers are counted, not written."""
     for case in CASES:
+        if case.refused:
+            continue
         data = (CAPTURES / case.capture).read_bytes()
         capture = read_capture(data)
         result, out = _import(tmp_path / case.capture.replace("/", "_"), case, "--redact")
@@ -466,6 +562,7 @@ def test_eventstream_and_decoded_captures_agree(tmp_path: Path) -> None:
     for stem in (
         "bedrock/openllmetry-bedrock-claude-converse-stream-tooluse",
         "bedrock/pydai-bedrock-nova-micro-iter-stream-tooluse",
+        "bedrock/openinference-py-bedrock-claude-3-haiku-converse-stream",
     ):
         events = []
         for suffix in (".eventstream.bin", ".decoded.jsonl"):
