@@ -17,6 +17,8 @@ Subjects (what is timed):
 ``floor-events`` the same from the pre-parsed stream (no file parse);
 ``validate_bytes`` ``toolstream.validate_bytes`` on the file's bytes (strict
                 parse, profile, slot machine, strict arguments parse, schema);
+``validate_bytes-nogc`` the same with the cyclic GC paused for the whole call
+                (the linear target compares it with ``floor-nogc``);
 ``gate``        ``toolstream.Gate`` fed the pre-parsed chunks one by one, then
                 ``close()``;
 ``openai-python`` ``ChatCompletionStreamState.handle_chunk`` on each chunk built
@@ -145,6 +147,25 @@ def subject_validate_bytes(data: bytes, fixture: Any) -> Callable[[], Any]:
     return run
 
 
+def subject_validate_bytes_nogc(data: bytes, fixture: Any) -> Callable[[], Any]:
+    """``validate_bytes`` with the cyclic collector paused for the whole call:
+    the numerator of the linear target, whose denominator is ``floor-nogc``
+    (a collection's cost grows with the live heap, so with it running neither
+    side is linear and the ratio measures the collector)."""
+    check = subject_validate_bytes(data, fixture)
+
+    def run() -> Any:
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return check()
+        finally:
+            if enabled:
+                gc.enable()
+
+    return run
+
+
 def subject_gate(data: bytes, fixture: Any) -> Callable[[], Any]:
     import toolstream
 
@@ -233,6 +254,7 @@ SUBJECTS: dict[str, Callable[[bytes, Any], Callable[[], Any]]] = {
     "floor-nogc": subject_floor_nogc,
     "floor-events": subject_floor_events,
     "validate_bytes": subject_validate_bytes,
+    "validate_bytes-nogc": subject_validate_bytes_nogc,
     "gate": subject_gate,
     "openai-python": subject_openai_python,
     "anthropic-python": subject_anthropic_python,
