@@ -1,0 +1,142 @@
+"""Client: boto3's Bedrock Runtime ``converse_stream``, over HTTP.
+
+``boto3-converse-stream``
+    ``boto3.client("bedrock-runtime", endpoint_url=<case root>)
+    .converse_stream(modelId=..., messages=..., toolConfig={"tools":
+    [{"toolSpec": {"name", "inputSchema": {"json": schema}}}]})``, and its
+    ``response["stream"]`` read to the end: botocore's own HTTP client, its
+    AWS event-stream decoder (prelude and message CRCs, headers) and its
+    parser of each event.
+
+    boto3 has no accumulator: an application reassembles the events itself.
+    This driver runs the loop of the AWS documentation's ConverseStream
+    tool-use example, and nothing more: ``contentBlockStart.start.toolUse``
+    opens the current tool (``toolUseId``, ``name``, input ``""``), each
+    ``contentBlockDelta.delta.toolUse.input`` is appended to it,
+    ``contentBlockStop`` closes it with ``json.loads(input)``, and the tools are
+    handed over only when ``messageStop.stopReason`` is ``"tool_use"``.
+    So what this client shows is boto3's decoding plus that documented
+    pattern; ``input`` (the parsed value) is what is compared.
+
+Client: dummy credentials, ``region_name="us-east-1"``,
+``Config(retries={"total_max_attempts": 1}, connect_timeout=<case timeout>,
+read_timeout=<case timeout>)``; the case deadline is checked per event.
+
+Counted as the library's own refusal: ``botocore.exceptions.ClientError``
+(an HTTP error status; ``EventStreamError`` for an exception event in the
+stream), ``botocore.exceptions.BotoCoreError`` (read timeout, connection
+closed, a stream that cannot be decoded), and the documented pattern's
+``json.JSONDecodeError`` when a tool's input is not JSON.  Everything else
+propagates.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from toolstream.adapters.base import AdapterCall, AdapterResult, library_raised, package_version
+from toolstream.clients.base import MODEL, Client, Deadline, Target, fixture_tools
+
+__all__ = ["Boto3ConverseStream"]
+
+_SESSION: list[Any] = []
+
+
+def _session() -> Any:
+    """One boto3 session per process: its loader caches the service model
+    (a client per case then costs milliseconds, not a model parse)."""
+    if not _SESSION:
+        import boto3
+
+        _SESSION.append(
+            boto3.session.Session(
+                aws_access_key_id="toolstream",
+                aws_secret_access_key="toolstream-dummy-secret",
+                region_name="us-east-1",
+            )
+        )
+    return _SESSION[0]
+
+
+class Boto3ConverseStream(Client):
+    name = "boto3-converse-stream"
+    packages = ("boto3", "botocore")
+    profiles = ("bedrock",)
+
+    def load(self) -> None:
+        import boto3  # noqa: F401
+        import botocore  # noqa: F401
+
+    def drive(self, target: Target, fixture: Mapping[str, Any]) -> AdapterResult:
+        from botocore.config import Config
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        deadline = Deadline(target)
+        client = _session().client(
+            "bedrock-runtime",
+            endpoint_url=target.root,
+            config=Config(
+                retries={"total_max_attempts": 1},
+                connect_timeout=target.timeout,
+                read_timeout=target.timeout,
+            ),
+        )
+        request: dict[str, Any] = {
+            "modelId": MODEL,
+            "messages": [{"role": "user", "content": [{"text": "toolstream case"}]}],
+        }
+        tools = [
+            {"toolSpec": {"name": name, "inputSchema": {"json": schema}}}
+            for name, schema in fixture_tools(fixture)
+        ]
+        if tools:
+            request["toolConfig"] = {"tools": tools}
+        events = 0
+        tool_uses: list[dict[str, Any]] = []
+        current: dict[str, Any] = {}
+        stop_reason = None
+        try:
+            with library_raised(f"boto3 {package_version('boto3')} converse_stream"):
+                response = client.converse_stream(**request)
+                for event in response["stream"]:
+                    events += 1
+                    deadline.check()
+                    # the AWS documentation's ConverseStream tool-use loop
+                    if "contentBlockStart" in event:
+                        tool = event["contentBlockStart"]["start"].get("toolUse")
+                        if tool is not None:
+                            current = {"toolUseId": tool.get("toolUseId"), "name": tool.get("name")}
+                            current["input"] = ""
+                    elif "contentBlockDelta" in event:
+                        delta = event["contentBlockDelta"]["delta"]
+                        if "toolUse" in delta and "input" in current:
+                            current["input"] += delta["toolUse"]["input"]
+                    elif "contentBlockStop" in event:
+                        if "input" in current:
+                            current["input"] = json.loads(current["input"])
+                            tool_uses.append(current)
+                            current = {}
+                    elif "messageStop" in event:
+                        stop_reason = event["messageStop"]["stopReason"]
+        except (ClientError, BotoCoreError, json.JSONDecodeError) as error:
+            return AdapterResult.rejection(f"{type(error).__name__} after {events} event(s): {error}")
+        finally:
+            client.close()
+        handed = tool_uses if stop_reason == "tool_use" else []
+        calls = tuple(
+            AdapterCall(
+                id=tool.get("toolUseId"),
+                name=tool.get("name"),
+                arguments=json.dumps(tool.get("input"), ensure_ascii=False, separators=(",", ":")),
+                input=tool.get("input"),
+            )
+            for tool in handed
+        )
+        return AdapterResult(
+            calls=calls,
+            rejected=False,
+            invalid=(),
+            finish_reason=stop_reason if isinstance(stop_reason, str) else None,
+        )

@@ -1,0 +1,147 @@
+"""A client driver wrapped as an adapter, and the server it is pointed at.
+
+:class:`ClientAdapter` is an :class:`~toolstream.adapters.base.Adapter`
+whose ``run(fixture)`` drives a real client library against ``toolstream
+serve`` instead of feeding parsed chunks in-process, so ``toolstream diff``
+runs and classifies it exactly as it does any adapter.  Its name is the
+client's, with ``@<transport>`` appended for a variant other than ``plain``
+(``openai-chat-create@cut-chunked``): each (client, transport) pair is a
+column of its own.
+
+Which server: a fixture is served under ``<profile>/<fixture digest>``
+(:func:`served_id`: content-addressed, so any process can name the case it
+was handed).  :func:`serving` starts one server over a list of diff cases
+for a whole run and publishes its URL in the environment variable
+:data:`SERVER_ENV`, which ``-j`` worker processes inherit; a
+``ClientAdapter`` without such a server (``diff_fixture`` on one fixture)
+starts a server of its own over that fixture for the one run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Final
+from urllib.parse import quote
+
+from toolstream.adapters.base import Adapter, AdapterResult, AdapterUnavailable
+from toolstream.clients.base import Client, Target
+from toolstream.clients.registry import get_client
+from toolstream.clients.transports import serve_spec
+from toolstream.corpus.caseio import fixture_digest
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "SERVER_ENV",
+    "ClientAdapter",
+    "client_adapter",
+    "served_id",
+    "serving",
+]
+
+SERVER_ENV: Final = "TOOLSTREAM_CLIENTS_SERVER"
+"""The URL of the server :func:`serving` started (inherited by workers)."""
+
+DEFAULT_TIMEOUT: Final = 10.0
+"""Seconds one case may take when no timeout is given."""
+
+
+def served_id(fixture: Mapping[str, Any]) -> str:
+    """The name a fixture is served under: ``<profile>/<digest>``."""
+    profile = fixture.get("profile")
+    return f"{profile if isinstance(profile, str) else 'fixture'}/{fixture_digest(fixture)}"
+
+
+def _served_cases(cases: Sequence[Any]) -> list[Any]:
+    """Serve-side cases for diff cases: a case read from a file is served
+    from that file (every item as written: duplicate keys, number texts),
+    renamed to its content address; an in-memory one from its fixture."""
+    from toolstream.serve.cases import collect
+
+    out = []
+    for case in cases:
+        name = served_id(case.fixture)
+        if case.data is not None and os.path.isfile(case.path):
+            out.extend(dataclasses.replace(served, id=name) for served in collect(case.path))
+        else:
+            out.extend(collect((name, dict(case.fixture))))
+    return out
+
+
+@contextlib.contextmanager
+def serving(cases: Sequence[Any]) -> Iterator[str]:
+    """A server over ``cases`` (``toolstream.diff`` cases) for a whole run;
+    yields its URL, also published in :data:`SERVER_ENV` until exit."""
+    from toolstream.serve import running
+
+    previous = os.environ.get(SERVER_ENV)
+    with running(_served_cases(cases)) as server:
+        os.environ[SERVER_ENV] = server.url
+        try:
+            yield server.url
+        finally:
+            if previous is None:
+                os.environ.pop(SERVER_ENV, None)
+            else:
+                os.environ[SERVER_ENV] = previous
+
+
+class ClientAdapter(Adapter):
+    """A client library over HTTP, as an adapter (see the module docstring)."""
+
+    def __init__(self, client: Client, transport: str = "plain", timeout: float = DEFAULT_TIMEOUT):
+        self.client = client
+        self.transport = transport
+        self.timeout = timeout
+        self.name = client.name if transport == "plain" else f"{client.name}@{transport}"
+        self.package = client.packages[0]
+        self.profiles = client.profiles
+        self.extra = client.extra
+
+    def available(self) -> bool:
+        return self.client.available() is None
+
+    def unavailable_reason(self) -> str | None:
+        return self.client.available()
+
+    def library_version(self) -> str | None:
+        return self.client.version()
+
+    def _prefix(self, case: str) -> str:
+        return f"/cases/{quote(case, safe='/')}/transport/{quote(serve_spec(self.transport), safe=',:@')}"
+
+    def run(self, fixture: Mapping[str, Any]) -> AdapterResult:
+        self.check_profile(fixture)
+        missing = self.client.available()
+        if missing is not None:
+            raise AdapterUnavailable(self.name, self.package, extra=self.extra)
+        case = served_id(fixture)
+        shared = os.environ.get(SERVER_ENV)
+        if shared:
+            return self.client.drive(self._target(shared, case), fixture)
+        from toolstream.serve import running
+
+        with running([(case, dict(fixture))]) as server:
+            return self.client.drive(self._target(server.url, case), fixture)
+
+    def _target(self, server: str, case: str) -> Target:
+        return Target(
+            server=server,
+            case=case,
+            transport=self.transport,
+            timeout=self.timeout,
+            prefix=self._prefix(case),
+        )
+
+
+def client_adapter(spec: str, *, timeout: float | None = None) -> ClientAdapter:
+    """``NAME`` or ``NAME@TRANSPORT`` (the part of a ``client:`` adapter spec
+    after the colon).  Raises KeyError for an unknown client."""
+    name, _, transport = spec.partition("@")
+    return ClientAdapter(
+        get_client(name),
+        transport or "plain",
+        timeout if timeout is not None else DEFAULT_TIMEOUT,
+    )

@@ -1,0 +1,159 @@
+"""Clients: LangChain's provider integrations, streaming over HTTP.
+
+``langchain-openai``
+    ``langchain_openai.ChatOpenAI(streaming=True).bind_tools(tools,
+    tool_choice=...)``, then ``.stream(messages)``: the integration's own
+    ``_stream`` (openai-python ``chat.completions.create(stream=True)``, its
+    ``_convert_chunk_to_generation_chunk``) yields ``AIMessageChunk``\\ s,
+    which are summed as ``generate_from_stream`` sums them (``+``:
+    ``add_ai_message_chunks`` / ``merge_lists``).  Takes the openai and
+    mistral profiles (the Chat Completions endpoint).
+``langchain-anthropic``
+    ``langchain_anthropic.ChatAnthropic(streaming=True).bind_tools(tools)``,
+    then ``.stream(messages)``, summed the same way (the integration's
+    ``_make_message_chunk_from_anthropic_event`` over the anthropic SDK's
+    raw event stream).
+
+What the application receives is the summed message's ``tool_calls``
+(``id``, ``name``, ``args``: the dict LangChain parsed with
+``parse_partial_json``, which closes unfinished JSON; ``args`` is what is
+compared) and ``invalid_tool_calls`` (reported as ``invalid``: LangChain
+flags them and hands them over as not executable).
+
+Client: the integration's own client (``api_key=<dummy>``, ``base_url``,
+``max_retries=0``, the case timeout); the case deadline is checked per chunk.
+
+Counted as the library's own refusal: the provider SDK's ``APIError`` and
+subclasses and ``httpx2.TransportError`` (the integrations let both through
+to the application).  Everything else propagates (``pydantic``
+``ValidationError`` for a non-string fragment, ``TypeError`` from
+``merge_dicts``...).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from toolstream.adapters.base import AdapterCall, AdapterResult, library_raised, package_version
+from toolstream.clients.base import (
+    DUMMY_API_KEY,
+    MODEL,
+    Client,
+    Deadline,
+    Target,
+    fixture_tool_choice,
+    fixture_tools,
+    json_text,
+)
+
+__all__ = ["LangChainAnthropic", "LangChainOpenAI"]
+
+MESSAGES = [("human", "toolstream case")]
+
+
+def summed_result(chunks: Any, deadline: Deadline) -> AdapterResult:
+    """Sum the ``AIMessageChunk``\\ s the integration yields and read back
+    what it hands over."""
+    full = None
+    for chunk in chunks:
+        deadline.check()
+        full = chunk if full is None else full + chunk
+    if full is None:
+        return AdapterResult(calls=(), rejected=False, invalid=())
+    calls = tuple(
+        AdapterCall(
+            id=call.get("id"),
+            name=call.get("name"),
+            arguments=json_text(call.get("args")),
+            input=call.get("args"),
+        )
+        for call in full.tool_calls
+    )
+    invalid = tuple(
+        json.dumps(
+            {k: call.get(k) for k in ("id", "name", "args", "error")},
+            ensure_ascii=True,
+            separators=(",", ":"),
+            default=repr,
+        )
+        for call in full.invalid_tool_calls
+    )
+    metadata = full.response_metadata or {}
+    finish = metadata.get("finish_reason") or metadata.get("stop_reason")
+    return AdapterResult(
+        calls=calls,
+        rejected=False,
+        invalid=invalid,
+        finish_reason=finish if isinstance(finish, str) else None,
+    )
+
+
+class LangChainOpenAI(Client):
+    name = "langchain-openai"
+    packages = ("langchain-openai", "langchain-core", "openai")
+    profiles = ("openai", "mistral")
+
+    def load(self) -> None:
+        import langchain_openai  # noqa: F401
+
+    def drive(self, target: Target, fixture: Mapping[str, Any]) -> AdapterResult:
+        import httpx2
+        import openai
+        from langchain_openai import ChatOpenAI
+
+        deadline = Deadline(target)
+        model = ChatOpenAI(
+            model=MODEL,
+            api_key=DUMMY_API_KEY,  # type: ignore[arg-type]
+            base_url=target.v1,
+            max_retries=0,
+            timeout=target.timeout,
+            streaming=True,
+        )
+        tools = [
+            {"type": "function", "function": {"name": name, "parameters": schema}}
+            for name, schema in fixture_tools(fixture)
+        ]
+        choice = fixture_tool_choice(fixture)
+        bound: Any = model.bind_tools(tools, tool_choice=choice) if tools else model
+        where = f"langchain-openai {package_version('langchain-openai')} ChatOpenAI.stream()"
+        try:
+            with library_raised(where):
+                return summed_result(bound.stream(MESSAGES), deadline)
+        except (openai.APIError, httpx2.TransportError) as error:
+            return AdapterResult.rejection(f"{type(error).__name__}: {error}")
+
+
+class LangChainAnthropic(Client):
+    name = "langchain-anthropic"
+    packages = ("langchain-anthropic", "langchain-core", "anthropic")
+    profiles = ("anthropic",)
+
+    def load(self) -> None:
+        import langchain_anthropic  # noqa: F401
+
+    def drive(self, target: Target, fixture: Mapping[str, Any]) -> AdapterResult:
+        import anthropic
+        import httpx2
+        from langchain_anthropic import ChatAnthropic
+
+        deadline = Deadline(target)
+        model = ChatAnthropic(
+            model_name=MODEL,
+            api_key=DUMMY_API_KEY,  # type: ignore[arg-type]
+            base_url=target.root,
+            max_retries=0,
+            default_request_timeout=target.timeout,
+            streaming=True,
+            max_tokens=1024,
+        )
+        tools = [{"name": name, "input_schema": schema} for name, schema in fixture_tools(fixture)]
+        bound: Any = model.bind_tools(tools) if tools else model
+        where = f"langchain-anthropic {package_version('langchain-anthropic')} ChatAnthropic.stream()"
+        try:
+            with library_raised(where):
+                return summed_result(bound.stream(MESSAGES), deadline)
+        except (anthropic.APIError, httpx2.TransportError) as error:
+            return AdapterResult.rejection(f"{type(error).__name__}: {error}")

@@ -1,0 +1,53 @@
+"""Client registry: stable names -> client drivers, one row per library API.
+
+The names are part of the CLI contract (``toolstream diff --client NAME``):
+add new ones, never rename.
+"""
+
+from __future__ import annotations
+
+from toolstream.clients.anthropic_messages import AnthropicMessagesStream
+from toolstream.clients.base import Client
+from toolstream.clients.boto3_converse import Boto3ConverseStream
+from toolstream.clients.langchain import LangChainAnthropic, LangChainOpenAI
+from toolstream.clients.node import NODE_CLIENTS
+from toolstream.clients.openai_chat import OpenAIChatCreate, OpenAIChatStream
+from toolstream.clients.openai_responses import OpenAIResponsesStream
+
+__all__ = ["CLIENTS", "CHEAP", "PYTHON_CLIENTS", "get_client"]
+
+PYTHON_CLIENTS: dict[str, type[Client]] = {
+    cls.name: cls
+    for cls in (
+        OpenAIChatCreate,
+        OpenAIChatStream,
+        OpenAIResponsesStream,
+        AnthropicMessagesStream,
+        LangChainOpenAI,
+        LangChainAnthropic,
+        Boto3ConverseStream,
+    )
+}
+
+CLIENTS: dict[str, Client] = {
+    **{name: cls() for name, cls in PYTHON_CLIENTS.items()},
+    **{client.name: client for client in NODE_CLIENTS},
+}
+"""Every client: the Python drivers, then the JavaScript ones (node)."""
+
+CHEAP: tuple[str, ...] = (
+    "openai-chat-create",
+    "openai-chat-stream",
+    "openai-responses-stream",
+    "anthropic-messages-stream",
+    "langchain-openai",
+    *(client.name for client in NODE_CLIENTS),
+)
+"""The clients ``make test`` drives over a sample of the corpus."""
+
+
+def get_client(name: str) -> Client:
+    try:
+        return CLIENTS[name]
+    except KeyError:
+        raise KeyError(f"unknown client {name!r}; known: {', '.join(CLIENTS)}") from None
