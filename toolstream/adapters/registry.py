@@ -2,8 +2,9 @@
 
 The names are part of the CLI contract (``toolstream diff --adapter NAME``):
 add new ones, never rename.  Besides registry names, :func:`resolve_adapter`
-takes ``cmd:PROGRAM ARGS...`` (a :class:`~toolstream.adapters.user.CommandAdapter`)
-and ``package.module:function`` (a user callable).
+takes ``cmd:PROGRAM ARGS...`` (a :class:`~toolstream.adapters.user.CommandAdapter`),
+``client:NAME[@TRANSPORT]`` (a client library driven over HTTP,
+:mod:`toolstream.clients`) and ``package.module:function`` (a user callable).
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ def resolve_adapter(spec: str, *, timeout: float = 30.0) -> Adapter:
     """A registry name, ``cmd:COMMAND LINE`` or ``package.module:function``."""
     if spec in ADAPTERS:
         return get_adapter(spec)
+    if spec.startswith("client:"):  # a client library over HTTP (toolstream.clients)
+        from toolstream.clients import client_adapter
+
+        return client_adapter(spec[len("client:") :], timeout=timeout)
     from .user import CommandAdapter, load_callable_adapter
 
     if spec.startswith("cmd:"):

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from typing import Any
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from toolstream.cli.render import console
+from toolstream.clients.transports import TRANSPORTS
 from toolstream.diff import (
     AdapterSpecError,
     CorpusError,
@@ -24,6 +27,47 @@ WIDE = 200
 """Width of the table output when stdout is not a terminal."""
 
 BUILT_IN = ("openai-python", "anthropic-python", "langchain-core", "litellm")
+
+
+def _list_clients(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from toolstream.clients import CLIENTS
+
+    for client in CLIENTS.values():
+        missing = client.available()
+        where = f"{client.packages[0]} {client.version()}" if missing is None else missing
+        click.echo(f"{client.name}\t{', '.join(client.profiles)}\t{where}")
+    ctx.exit(0)
+
+
+def _client_specs(names: tuple[str, ...], transports: str) -> list[str]:
+    """``client:NAME@TRANSPORT`` adapter specs for every client x transport."""
+    from toolstream.clients import CLIENTS
+
+    wanted = [n.strip() for value in names for n in value.split(",") if n.strip()]
+    variants = [t.strip() for t in transports.split(",") if t.strip()]
+    if names and not wanted:
+        raise click.UsageError("--client needs a client name (see --list-clients)")
+    if not variants:
+        raise click.UsageError("--transport needs a transport name")
+    for name in wanted:
+        if name not in CLIENTS:
+            raise click.UsageError(f"unknown client {name!r}; known: {', '.join(CLIENTS)}")
+    return [
+        f"client:{name}" if variant == "plain" else f"client:{name}@{variant}"
+        for name in dict.fromkeys(wanted)
+        for variant in dict.fromkeys(variants)
+    ]
+
+
+def _server(cases: Any, needed: bool) -> contextlib.AbstractContextManager[Any]:
+    """``toolstream serve`` over the corpus while clients run (else nothing)."""
+    if not needed:
+        return contextlib.nullcontext()
+    from toolstream.clients import serving
+
+    return serving(cases)
 
 
 @click.command(short_help="Run real libraries' stream reassembly over a corpus.")
@@ -43,6 +87,32 @@ BUILT_IN = ("openai-python", "anthropic-python", "langchain-core", "litellm")
     metavar="'CMD'",
     help="An external adapter: fixture JSON on stdin, JSON list of calls on stdout,"
     " non-zero exit = rejected. Repeatable.",
+)
+@click.option(
+    "--client",
+    "client_names",
+    multiple=True,
+    metavar="NAME[,NAME]",
+    help="A client library driven unmodified over HTTP against toolstream serve"
+    " (see --list-clients). Repeatable or comma-separated.",
+)
+@click.option(
+    "--transport",
+    "transports",
+    default="plain",
+    show_default=True,
+    metavar="NAME[,NAME]",
+    help="Transport variants for --client, each a column of its own: "
+    + ", ".join(TRANSPORTS)
+    + ", or a toolstream serve spec.",
+)
+@click.option(
+    "--list-clients",
+    is_flag=True,
+    is_eager=True,
+    expose_value=False,
+    callback=_list_clients,
+    help="List the clients (name, library, profiles, whether it can run here) and exit.",
 )
 @click.option(
     "--format",
@@ -81,7 +151,8 @@ BUILT_IN = ("openai-python", "anthropic-python", "langchain-core", "litellm")
     type=click.FloatRange(min=0.1),
     default=30.0,
     show_default=True,
-    help="Seconds per case for --adapter-command; a longer run is an adapter_crash.",
+    help="Seconds per case for --adapter-command and --client (a client's read"
+    " timeout and whole-case deadline); a longer run is an adapter_crash.",
 )
 @click.option(
     "-q",
@@ -93,6 +164,8 @@ def diff(
     corpus: tuple[str, ...],
     adapter_specs: tuple[str, ...],
     commands: tuple[str, ...],
+    client_names: tuple[str, ...],
+    transports: str,
     output_format: str,
     fail_on: str,
     examples: int,
@@ -108,7 +181,8 @@ def diff(
     Exit status: 0, or 1 when --fail-on is met; 64 misuse (unknown adapter,
     no such corpus, no case, no adapter able to run).
     """
-    specs = list(adapter_specs) + [f"cmd:{c}" for c in commands]
+    clients = _client_specs(client_names, transports)
+    specs = list(adapter_specs) + [f"cmd:{c}" for c in commands] + clients
     if not specs:
         specs = list(BUILT_IN)
     for command in commands:
@@ -141,13 +215,14 @@ def diff(
         disable=quiet or not err.is_terminal,
     ) as progress:
         task = progress.add_task("diff", total=len(cases) * runnable)
-        results = run_cases(
-            cases,
-            loaded,
-            jobs=jobs,
-            timeout=timeout,
-            on_progress=lambda n: progress.advance(task, n),
-        )
+        with _server(cases, bool(clients)):
+            results = run_cases(
+                cases,
+                loaded,
+                jobs=jobs,
+                timeout=timeout,
+                on_progress=lambda n: progress.advance(task, n),
+            )
 
     result = DiffResult(
         corpus=list(corpus),

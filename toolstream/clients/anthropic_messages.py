@@ -64,7 +64,6 @@ class AnthropicMessagesStream(Client):
 
     def drive(self, target: Target, fixture: Mapping[str, Any]) -> AdapterResult:
         import anthropic
-        import httpx2
 
         deadline = Deadline(target)
         tools = [{"name": name, "input_schema": schema} for name, schema in fixture_tools(fixture)]
@@ -90,7 +89,9 @@ class AnthropicMessagesStream(Client):
                         deadline.check()
                     message = stream.get_final_message()
         except anthropic_refusals() as error:
-            return AdapterResult.rejection(f"{type(error).__name__} after {events} event(s): {error}")
+            return AdapterResult.rejection(
+                f"{type(error).__name__} after {events} event(s): {error}"
+            )
         except ValueError as error:
             if not parse_refusal(error):
                 raise

@@ -41,11 +41,13 @@ __all__ = [
     "DUMMY_API_KEY",
     "MODEL",
     "Client",
+    "Deadline",
     "StallTimeout",
     "Target",
     "fixture_tool_choice",
     "fixture_tools",
     "json_text",
+    "refused",
 ]
 
 DUMMY_API_KEY: Final = "toolstream-dummy-key"
@@ -134,6 +136,11 @@ class Client(abc.ABC):
     @abc.abstractmethod
     def drive(self, target: Target, fixture: Mapping[str, Any]) -> AdapterResult:
         """Make the case's request through the library; see the module docstring."""
+
+
+def refused(error: BaseException, count: int, unit: str) -> AdapterResult:
+    """The library's refusal, as a rejection naming the error and how far it read."""
+    return AdapterResult.rejection(f"{type(error).__name__} after {count} {unit}(s): {error}")
 
 
 def fixture_tools(fixture: Mapping[str, Any]) -> list[tuple[str, Any]]:

@@ -121,7 +121,9 @@ class Boto3ConverseStream(Client):
                     elif "messageStop" in event:
                         stop_reason = event["messageStop"]["stopReason"]
         except (ClientError, BotoCoreError, json.JSONDecodeError) as error:
-            return AdapterResult.rejection(f"{type(error).__name__} after {events} event(s): {error}")
+            return AdapterResult.rejection(
+                f"{type(error).__name__} after {events} event(s): {error}"
+            )
         finally:
             client.close()
         handed = tool_uses if stop_reason == "tool_use" else []

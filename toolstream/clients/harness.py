@@ -60,7 +60,7 @@ def _served_cases(cases: Sequence[Any]) -> list[Any]:
     renamed to its content address; an in-memory one from its fixture."""
     from toolstream.serve.cases import collect
 
-    out = []
+    out: list[Any] = []
     for case in cases:
         name = served_id(case.fixture)
         if case.data is not None and os.path.isfile(case.path):
@@ -110,7 +110,8 @@ class ClientAdapter(Adapter):
         return self.client.version()
 
     def _prefix(self, case: str) -> str:
-        return f"/cases/{quote(case, safe='/')}/transport/{quote(serve_spec(self.transport), safe=',:@')}"
+        spec = quote(serve_spec(self.transport), safe=",:@")
+        return f"/cases/{quote(case, safe='/')}/transport/{spec}"
 
     def run(self, fixture: Mapping[str, Any]) -> AdapterResult:
         self.check_profile(fixture)

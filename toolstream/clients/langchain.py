@@ -140,18 +140,21 @@ class LangChainAnthropic(Client):
         from langchain_anthropic import ChatAnthropic
 
         deadline = Deadline(target)
-        model = ChatAnthropic(
-            model_name=MODEL,
-            api_key=DUMMY_API_KEY,  # type: ignore[arg-type]
-            base_url=target.root,
-            max_retries=0,
-            default_request_timeout=target.timeout,
-            streaming=True,
-            max_tokens=1024,
-        )
+        settings: dict[str, Any] = {
+            "model": MODEL,
+            "api_key": DUMMY_API_KEY,
+            "base_url": target.root,
+            "max_retries": 0,
+            "timeout": target.timeout,
+            "streaming": True,
+            "max_tokens": 1024,
+        }
+        model = ChatAnthropic(**settings)
         tools = [{"name": name, "input_schema": schema} for name, schema in fixture_tools(fixture)]
         bound: Any = model.bind_tools(tools) if tools else model
-        where = f"langchain-anthropic {package_version('langchain-anthropic')} ChatAnthropic.stream()"
+        where = (
+            f"langchain-anthropic {package_version('langchain-anthropic')} ChatAnthropic.stream()"
+        )
         try:
             with library_raised(where):
                 return summed_result(bound.stream(MESSAGES), deadline)

@@ -65,7 +65,6 @@ def openai_refusals() -> tuple[type[BaseException], ...]:
 
 
 def openai_client(target: Target) -> Any:
-    import httpx2
     import openai
 
     return openai.OpenAI(
@@ -76,7 +75,7 @@ def openai_client(target: Target) -> Any:
     )
 
 
-def chat_tools(fixture: Mapping[str, Any], *, strict: bool) -> list[dict[str, Any]]:
+def chat_tools(fixture: Mapping[str, Any], *, strict: bool) -> list[Any]:
     tools = []
     for name, schema in fixture_tools(fixture):
         function: dict[str, Any] = {"name": name, "parameters": schema}
@@ -151,8 +150,10 @@ class OpenAIChatCreate(_OpenAIClient):
         chunks = 0
         try:
             with library_raised(self.where()):
-                state = ChatCompletionStreamState(input_tools=tools) if tools else (
-                    ChatCompletionStreamState()
+                state = (
+                    ChatCompletionStreamState(input_tools=tools)
+                    if tools
+                    else (ChatCompletionStreamState())
                 )
                 with client.chat.completions.create(
                     stream=True, **chat_request(fixture, tools)
@@ -163,7 +164,9 @@ class OpenAIChatCreate(_OpenAIClient):
                         state.handle_chunk(chunk)
                 completion = state.get_final_completion()
         except openai_refusals() as error:
-            return AdapterResult.rejection(f"{type(error).__name__} after {chunks} chunk(s): {error}")
+            return AdapterResult.rejection(
+                f"{type(error).__name__} after {chunks} chunk(s): {error}"
+            )
         finally:
             client.close()
         return completion_result(completion, parsed=False)
@@ -185,8 +188,10 @@ class OpenAIChatStream(_OpenAIClient):
                         events += 1
                         deadline.check()
                     completion = stream.get_final_completion()
-        except (*openai_refusals(), ValueError) as error:
-            return AdapterResult.rejection(f"{type(error).__name__} after {events} event(s): {error}")
+        except (*openai_refusals(), ValueError) as error:  # type: ignore[misc]
+            return AdapterResult.rejection(
+                f"{type(error).__name__} after {events} event(s): {error}"
+            )
         finally:
             client.close()
         return completion_result(completion, parsed=True)

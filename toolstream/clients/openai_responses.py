@@ -21,7 +21,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolstream.adapters.base import AdapterCall, AdapterResult, library_raised
-from toolstream.clients.base import MODEL, Client, Deadline, Target, fixture_tool_choice, fixture_tools
+from toolstream.clients.base import (
+    MODEL,
+    Client,
+    Deadline,
+    Target,
+    fixture_tool_choice,
+    fixture_tools,
+)
 from toolstream.clients.openai_chat import openai_client, openai_refusals
 
 __all__ = ["OpenAIResponsesStream"]
@@ -60,7 +67,9 @@ class OpenAIResponsesStream(Client):
                         deadline.check()
                     response = stream.get_final_response()
         except openai_refusals() as error:
-            return AdapterResult.rejection(f"{type(error).__name__} after {events} event(s): {error}")
+            return AdapterResult.rejection(
+                f"{type(error).__name__} after {events} event(s): {error}"
+            )
         except RuntimeError as error:
             if "response.completed" not in str(error):
                 raise

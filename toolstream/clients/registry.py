@@ -14,7 +14,7 @@ from toolstream.clients.node import NODE_CLIENTS
 from toolstream.clients.openai_chat import OpenAIChatCreate, OpenAIChatStream
 from toolstream.clients.openai_responses import OpenAIResponsesStream
 
-__all__ = ["CLIENTS", "CHEAP", "PYTHON_CLIENTS", "get_client"]
+__all__ = ["CHEAP", "CLIENTS", "PYTHON_CLIENTS", "get_client"]
 
 PYTHON_CLIENTS: dict[str, type[Client]] = {
     cls.name: cls

@@ -138,6 +138,9 @@ def resolve_adapters(specs: Sequence[str], *, timeout: float = 30.0) -> list[Loa
 
 
 def _missing_message(adapter: Adapter) -> str:
+    own = getattr(adapter, "unavailable_reason", None)  # a client says what is missing
+    if callable(own) and isinstance(own(), str):
+        return str(own())
     package = getattr(adapter, "package", "") or ""
     if adapter.name.startswith("cmd:"):
         argv = getattr(adapter, "argv", [""])
