@@ -8,6 +8,11 @@
     which are summed as ``generate_from_stream`` sums them (``+``:
     ``add_ai_message_chunks`` / ``merge_lists``).  Takes the openai and
     mistral profiles (the Chat Completions endpoint).
+``langchain-mistralai``
+    ``langchain_mistralai.ChatMistralAI(streaming=True).bind_tools(tools,
+    tool_choice=...)``, then ``.stream(messages)``, summed the same way (the
+    integration has its own ``httpx`` client and ``httpx_sse`` decoder, and
+    its own ``_convert_chunk_to_message_chunk``).  Takes the mistral profile.
 ``langchain-anthropic``
     ``langchain_anthropic.ChatAnthropic(streaming=True).bind_tools(tools)``,
     then ``.stream(messages)``, summed the same way (the integration's
@@ -25,9 +30,11 @@ Client: the integration's own client (``api_key=<dummy>``, ``base_url``,
 
 Counted as the library's own refusal: the provider SDK's ``APIError`` and
 subclasses and ``httpx2.TransportError`` (the integrations let both through
-to the application).  Everything else propagates (``pydantic``
-``ValidationError`` for a non-string fragment, ``TypeError`` from
-``merge_dicts``...).
+to the application); for langchain-mistralai, which has no SDK, the
+``httpx.HTTPStatusError`` it raises for an error status, ``httpx.TransportError``
+and ``httpx_sse.SSEError`` (a response that is not an event stream).
+Everything else propagates (``pydantic`` ``ValidationError`` for a
+non-string fragment, ``TypeError`` from ``merge_dicts``...).
 """
 
 from __future__ import annotations
@@ -48,7 +55,7 @@ from toolstream.clients.base import (
     json_text,
 )
 
-__all__ = ["LangChainAnthropic", "LangChainOpenAI"]
+__all__ = ["LangChainAnthropic", "LangChainMistralAI", "LangChainOpenAI"]
 
 MESSAGES = [("human", "toolstream case")]
 
@@ -159,4 +166,43 @@ class LangChainAnthropic(Client):
             with library_raised(where):
                 return summed_result(bound.stream(MESSAGES), deadline)
         except (anthropic.APIError, httpx2.TransportError) as error:
+            return AdapterResult.rejection(f"{type(error).__name__}: {error}")
+
+
+class LangChainMistralAI(Client):
+    name = "langchain-mistralai"
+    packages = ("langchain-mistralai", "langchain-core", "httpx")
+    profiles = ("mistral",)
+
+    def load(self) -> None:
+        import langchain_mistralai  # noqa: F401
+
+    def drive(self, target: Target, fixture: Mapping[str, Any]) -> AdapterResult:
+        import math
+
+        import httpx
+        import httpx_sse
+        from langchain_mistralai import ChatMistralAI
+
+        deadline = Deadline(target)
+        settings: dict[str, Any] = {
+            "model": MODEL,
+            "api_key": DUMMY_API_KEY,
+            "endpoint": target.v1,
+            "max_retries": 0,  # tenacity stop_after_attempt(0): the first attempt only
+            "timeout": max(1, math.ceil(target.timeout)),  # the integration takes whole seconds
+            "streaming": True,
+        }
+        model = ChatMistralAI(**settings)
+        tools = [
+            {"type": "function", "function": {"name": name, "parameters": schema}}
+            for name, schema in fixture_tools(fixture)
+        ]
+        choice = fixture_tool_choice(fixture)
+        bound: Any = model.bind_tools(tools, tool_choice=choice) if tools else model
+        version = package_version("langchain-mistralai")
+        try:
+            with library_raised(f"langchain-mistralai {version} ChatMistralAI.stream()"):
+                return summed_result(bound.stream(MESSAGES), deadline)
+        except (httpx.HTTPStatusError, httpx.TransportError, httpx_sse.SSEError) as error:
             return AdapterResult.rejection(f"{type(error).__name__}: {error}")

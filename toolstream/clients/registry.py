@@ -9,7 +9,7 @@ from __future__ import annotations
 from toolstream.clients.anthropic_messages import AnthropicMessagesStream
 from toolstream.clients.base import Client
 from toolstream.clients.boto3_converse import Boto3ConverseStream
-from toolstream.clients.langchain import LangChainAnthropic, LangChainOpenAI
+from toolstream.clients.langchain import LangChainAnthropic, LangChainMistralAI, LangChainOpenAI
 from toolstream.clients.node import NODE_CLIENTS
 from toolstream.clients.openai_chat import OpenAIChatCreate, OpenAIChatStream
 from toolstream.clients.openai_responses import OpenAIResponsesStream
@@ -24,6 +24,7 @@ PYTHON_CLIENTS: dict[str, type[Client]] = {
         OpenAIResponsesStream,
         AnthropicMessagesStream,
         LangChainOpenAI,
+        LangChainMistralAI,
         LangChainAnthropic,
         Boto3ConverseStream,
     )
