@@ -43,6 +43,7 @@ from toolstream.adapters import (
     resolve_adapter,
 )
 from toolstream.adapters.base import LIBRARY_NOTE_PREFIX
+from toolstream.clients.harness import GENERATED_ID
 from toolstream.adapters.user import (
     AdapterOutputError,
     CallableAdapter,
@@ -652,7 +653,7 @@ def langchain_adapter() -> Any:
 
 @pytest.fixture
 def langchain_openai(langchain_adapter: Any) -> Any:
-    needs("openai")  # ChatOpenAI model_dump()s the openai SDK's chunk objects
+    needs("langchain_openai")  # the integration, driven over HTTP
     return langchain_adapter
 
 
@@ -711,7 +712,7 @@ def test_langchain_non_string_arguments_crash(langchain_openai: Any) -> None:
     for fixture in (DICT_ARGUMENTS, INT_FRAGMENT):
         with pytest.raises(pydantic.ValidationError) as excinfo:
             langchain_openai.run(fixture)
-        assert_library_raised(excinfo, "langchain-core")
+        assert_library_raised(excinfo, "langchain-openai")  # the integration raised
 
 
 def test_langchain_null_index(langchain_openai: Any) -> None:
@@ -738,31 +739,32 @@ def test_langchain_openai_null_function_crashes(langchain_openai: Any) -> None:
 
 def test_langchain_rejections(langchain_openai: Any) -> None:
     empty = langchain_openai.run(oai())
-    assert empty.rejected and empty.reason == "ValueError: No generations found in stream."
+    assert empty.rejected and empty.reason == "ValueError: No generation chunks were returned"
     error = langchain_openai.run(oai(PARALLEL["chunks"][1], {"error": {"message": "boom"}}))
     assert error.rejected
 
 
 def test_langchain_mistral(langchain_adapter: Any) -> None:
+    needs("langchain_mistralai")
     assert triples(langchain_adapter.run(MISTRAL_NO_INDEX)) == [
         ("call_1", "weather", '{"city":"Paris"}'),
         ("call_2", "weather", '{"city":"Rome"}'),
     ]
     # langchain-mistralai gives an id-less fragment whose index is falsy (0!) a
-    # fresh id, so it is never merged into its call
+    # fresh id (uuid4, reported as GENERATED_ID), so it is never merged into its call
     fragmented = mistral(
         chunk(tc(0, "call_1", "weather", '{"ci')), chunk(tc(0, args='ty":"Paris"}')), END
     )
     result = langchain_adapter.run(fragmented)
     assert inputs(result) == [("call_1", "weather", {})]
     assert [json.loads(i) for i in result.invalid] == [
-        {"args": 'ty":"Paris"}', "error": None, "id": f"{1:032x}", "name": None}
+        {"args": 'ty":"Paris"}', "error": None, "id": GENERATED_ID, "name": None}
     ]
 
 
 @pytest.fixture
 def langchain_anthropic(langchain_adapter: Any) -> Any:
-    needs("anthropic")
+    needs("langchain_anthropic")
     return langchain_adapter
 
 

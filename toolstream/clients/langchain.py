@@ -30,7 +30,8 @@ Client: the integration's own client (``api_key=<dummy>``, ``base_url``,
 
 Counted as the library's own refusal: the provider SDK's ``APIError`` and
 subclasses and ``httpx2.TransportError`` (the integrations let both through
-to the application); for langchain-mistralai, which has no SDK, the
+to the application), and langchain-core's ``ValueError("No generation chunks
+were returned")`` for a stream that produced no chunk; for langchain-mistralai, which has no SDK, the
 ``httpx.HTTPStatusError`` it raises for an error status, ``httpx.TransportError``
 and ``httpx_sse.SSEError`` (a response that is not an event stream).
 Everything else propagates (``pydantic`` ``ValidationError`` for a
@@ -60,6 +61,14 @@ __all__ = ["LangChainAnthropic", "LangChainMistralAI", "LangChainOpenAI"]
 MESSAGES = [("human", "toolstream case")]
 
 
+EMPTY_STREAM = ("No generation chunks were returned", "No generations found in stream.")
+"""langchain-core's ``ValueError`` messages for a stream that produced no chunk."""
+
+
+def empty_stream(error: BaseException) -> bool:
+    return isinstance(error, ValueError) and str(error) in EMPTY_STREAM
+
+
 def summed_result(chunks: Any, deadline: Deadline) -> AdapterResult:
     """Sum the ``AIMessageChunk``\\ s the integration yields and read back
     what it hands over."""
@@ -69,14 +78,15 @@ def summed_result(chunks: Any, deadline: Deadline) -> AdapterResult:
         full = chunk if full is None else full + chunk
     if full is None:
         return AdapterResult(calls=(), rejected=False, invalid=())
+    texts = _argument_texts(full)
     calls = tuple(
         AdapterCall(
             id=call.get("id"),
             name=call.get("name"),
-            arguments=json_text(call.get("args")),
+            arguments=texts[position] if position < len(texts) else json_text(call.get("args")),
             input=call.get("args"),
         )
-        for call in full.tool_calls
+        for position, call in enumerate(full.tool_calls)
     )
     invalid = tuple(
         json.dumps(
@@ -95,6 +105,25 @@ def summed_result(chunks: Any, deadline: Deadline) -> AdapterResult:
         invalid=invalid,
         finish_reason=finish if isinstance(finish, str) else None,
     )
+
+
+def _argument_texts(message: Any) -> list[Any]:
+    """The merged ``args`` text of each call in ``message.tool_calls``:
+    langchain-core turns ``tool_call_chunks`` into ``tool_calls`` in order,
+    each chunk whose text parses (``parse_partial_json``) to an object, or
+    is empty, becoming one call and every other an invalid call."""
+    from langchain_core.utils.json import parse_partial_json
+
+    out = []
+    for chunk in message.tool_call_chunks:
+        text = chunk.get("args")
+        try:
+            parsed = parse_partial_json(text) if text else {}
+        except Exception:
+            continue
+        if isinstance(parsed, dict):
+            out.append(text)
+    return out
 
 
 class LangChainOpenAI(Client):
@@ -131,6 +160,10 @@ class LangChainOpenAI(Client):
                 return summed_result(bound.stream(MESSAGES), deadline)
         except (openai.APIError, httpx2.TransportError) as error:
             return AdapterResult.rejection(f"{type(error).__name__}: {error}")
+        except ValueError as error:
+            if not empty_stream(error):
+                raise
+            return AdapterResult.rejection(f"ValueError: {error}")
 
 
 class LangChainAnthropic(Client):
@@ -167,6 +200,16 @@ class LangChainAnthropic(Client):
                 return summed_result(bound.stream(MESSAGES), deadline)
         except (anthropic.APIError, httpx2.TransportError) as error:
             return AdapterResult.rejection(f"{type(error).__name__}: {error}")
+        except ValueError as error:
+            if not empty_stream(error):
+                raise
+            return AdapterResult.rejection(f"ValueError: {error}")
+
+
+def _close_async(client: Any) -> None:
+    import asyncio
+
+    asyncio.run(client.aclose())
 
 
 class LangChainMistralAI(Client):
@@ -194,6 +237,7 @@ class LangChainMistralAI(Client):
             "streaming": True,
         }
         model = ChatMistralAI(**settings)
+        clients = (model.client, model.async_client)
         tools = [
             {"type": "function", "function": {"name": name, "parameters": schema}}
             for name, schema in fixture_tools(fixture)
@@ -206,3 +250,10 @@ class LangChainMistralAI(Client):
                 return summed_result(bound.stream(MESSAGES), deadline)
         except (httpx.HTTPStatusError, httpx.TransportError, httpx_sse.SSEError) as error:
             return AdapterResult.rejection(f"{type(error).__name__}: {error}")
+        except ValueError as error:
+            if not empty_stream(error):
+                raise
+            return AdapterResult.rejection(f"ValueError: {error}")
+        finally:  # the integration never closes the httpx clients it opens
+            clients[0].close()
+            _close_async(clients[1])
