@@ -43,13 +43,13 @@ from toolstream.adapters import (
     resolve_adapter,
 )
 from toolstream.adapters.base import LIBRARY_NOTE_PREFIX
-from toolstream.clients.harness import GENERATED_ID
 from toolstream.adapters.user import (
     AdapterOutputError,
     CallableAdapter,
     CommandAdapter,
     load_callable_adapter,
 )
+from toolstream.clients.harness import GENERATED_ID
 
 ROOT = Path(__file__).resolve().parents[1]
 

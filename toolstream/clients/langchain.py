@@ -31,9 +31,10 @@ Client: the integration's own client (``api_key=<dummy>``, ``base_url``,
 Counted as the library's own refusal: the provider SDK's ``APIError`` and
 subclasses and ``httpx2.TransportError`` (the integrations let both through
 to the application), and langchain-core's ``ValueError("No generation chunks
-were returned")`` for a stream that produced no chunk; for langchain-mistralai, which has no SDK, the
-``httpx.HTTPStatusError`` it raises for an error status, ``httpx.TransportError``
-and ``httpx_sse.SSEError`` (a response that is not an event stream).
+were returned")`` for a stream that produced no chunk; for
+langchain-mistralai, which has no SDK, the ``httpx.HTTPStatusError`` it
+raises for an error status, ``httpx.TransportError`` and
+``httpx_sse.SSEError`` (a response that is not an event stream).
 Everything else propagates (``pydantic`` ``ValidationError`` for a
 non-string fragment, ``TypeError`` from ``merge_dicts``...).
 """
