@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-serve
+.PHONY: adapters-js js-if-node test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-test: $(STAMP)
+test: $(STAMP) js-if-node
 	$(BIN)/ruff check toolstream generators tests bench scripts
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
@@ -45,11 +45,31 @@ verify: $(STAMP)
 ADAPTERS_STAMP := $(VENV)/.adapters-installed
 
 $(ADAPTERS_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[test,adapters,litellm]'
+	$(BIN)/python -m pip install --quiet -e '.[test,adapters,clients,litellm]'
 	touch $(ADAPTERS_STAMP)
 
-# docs/adapters.md: the built-in adapters over corpus/cases (about one minute)
-adapters-report: $(ADAPTERS_STAMP)
+# The JavaScript clients (toolstream/clients/js): npm ci from the committed lockfile
+# into toolstream/clients/js/node_modules (ignored by git).
+JS := toolstream/clients/js
+JS_STAMP := $(JS)/node_modules/.toolstream-installed
+
+$(JS_STAMP): $(JS)/package.json $(JS)/package-lock.json
+	cd $(JS) && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	touch $(JS_STAMP)
+
+adapters-js: $(JS_STAMP)
+
+# make test installs the JavaScript clients when node and npm are here; without
+# them their tests skip, naming what is missing.
+js-if-node:
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory adapters-js; \
+	else \
+		echo "node/npm not found: the JavaScript client tests will be skipped"; \
+	fi
+
+# docs/adapters.md: the built-in adapters, then every client x transport, over corpus/cases
+adapters-report: $(ADAPTERS_STAMP) js-if-node
 	$(BIN)/python scripts/adapters_report.py
 
 # Import every real capture in ../shared/captures and check its verdict.

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
+import json
 import sys
-from typing import Any
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from toolstream.cli.render import console
+from toolstream.clients.harness import run_delivered
 from toolstream.clients.transports import TRANSPORTS
 from toolstream.diff import (
     AdapterSpecError,
@@ -18,7 +18,6 @@ from toolstream.diff import (
     DiffResult,
     load_corpus,
     resolve_adapters,
-    run_cases,
 )
 from toolstream.diff.render import counts_table, examples_table, summary_text
 from toolstream.diff.results import FAIL_ON, sort_examples
@@ -59,15 +58,6 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[str]:
         for name in dict.fromkeys(wanted)
         for variant in dict.fromkeys(variants)
     ]
-
-
-def _server(cases: Any, needed: bool) -> contextlib.AbstractContextManager[Any]:
-    """``toolstream serve`` over the corpus while clients run (else nothing)."""
-    if not needed:
-        return contextlib.nullcontext()
-    from toolstream.clients import serving
-
-    return serving(cases)
 
 
 @click.command(short_help="Run real libraries' stream reassembly over a corpus.")
@@ -215,30 +205,45 @@ def diff(
         disable=quiet or not err.is_terminal,
     ) as progress:
         task = progress.add_task("diff", total=len(cases) * runnable)
-        with _server(cases, bool(clients)):
-            results = run_cases(
-                cases,
-                loaded,
-                jobs=jobs,
-                timeout=timeout,
-                on_progress=lambda n: progress.advance(task, n),
-            )
+        groups = run_delivered(
+            cases,
+            loaded,
+            jobs=jobs,
+            timeout=timeout,
+            on_progress=lambda n: progress.advance(task, n),
+        )
 
-    result = DiffResult(
-        corpus=list(corpus),
-        adapters=[item.info for item in loaded],
-        cases=results,
-        unreadable=unreadable,
-    )
+    # one result per group: a cut transport's clients are judged against
+    # what they received (toolstream.clients.harness.delivered_cases)
+    outcomes = [
+        (
+            cut,
+            DiffResult(
+                corpus=list(corpus),
+                adapters=[item.info for item in group],
+                cases=results,
+                unreadable=unreadable,
+            ),
+        )
+        for cut, group, results in groups
+    ]
     if output_format == "json":
-        sys.stdout.write(result.to_json())
+        if len(outcomes) == 1:
+            sys.stdout.write(outcomes[0][1].to_json())
+        else:
+            merged = [{"delivered": cut, **r.to_dict()} for cut, r in outcomes]
+            sys.stdout.write(json.dumps({"groups": merged}, ensure_ascii=True, indent=2) + "\n")
     else:
         out = console()
         if not out.is_terminal:
             out.width = max(out.width, WIDE)  # a file or a pipe: do not fold paths
-        out.print(counts_table(result))
-        worst = sort_examples(result.examples(examples))
-        if worst:
-            out.print(examples_table(worst))
-        out.print(summary_text(result))
-    sys.exit(result.exit_code(fail_on))
+        for cut, result in outcomes:
+            if len(outcomes) > 1:
+                what = "the whole case" if cut is None else f"what transport {cut} delivers"
+                out.print(Text(f"judged against {what}", style="bold"))
+            out.print(counts_table(result))
+            worst = sort_examples(result.examples(examples))
+            if worst:
+                out.print(examples_table(worst))
+            out.print(summary_text(result))
+    sys.exit(max(result.exit_code(fail_on) for _, result in outcomes))

@@ -16,6 +16,14 @@ for a whole run and publishes its URL in the environment variable
 ``ClientAdapter`` without such a server (``diff_fixture`` on one fixture)
 starts a server of its own over that fixture for the one run.
 
+A cut variant (``cut-chunked``, ``cut-close``) ends the body half-way
+through its middle event, so the client receives only a prefix of the case:
+a corpus run (``toolstream diff --transport cut-...``) judges it against the
+reference verdict of that prefix (:func:`delivered_cases`), never the whole
+case's, so a client that refuses a cut stream agrees and one that executes
+a call from it is an ``unsafe_accept``.  (``diff_fixture`` on one fixture
+serves and judges the fixture it is given.)
+
 A call id the library invents (none of the case's identities occurs in it)
 is reported as :data:`GENERATED_ID`, so a report is the same on every run.
 """
@@ -33,7 +41,7 @@ from urllib.parse import quote
 from toolstream.adapters.base import Adapter, AdapterResult, AdapterUnavailable
 from toolstream.clients.base import Client, Target
 from toolstream.clients.registry import get_client
-from toolstream.clients.transports import serve_spec
+from toolstream.clients.transports import cut_transport, delivered, serve_spec
 from toolstream.corpus.caseio import fixture_digest
 
 __all__ = [
@@ -42,7 +50,11 @@ __all__ = [
     "SERVER_ENV",
     "ClientAdapter",
     "client_adapter",
+    "cut_id",
+    "cut_of",
+    "delivered_cases",
     "mask_generated_ids",
+    "run_delivered",
     "served_id",
     "serving",
 ]
@@ -60,30 +72,43 @@ def served_id(fixture: Mapping[str, Any]) -> str:
     return f"{profile if isinstance(profile, str) else 'fixture'}/{fixture_digest(fixture)}"
 
 
-def _served_cases(cases: Sequence[Any]) -> list[Any]:
+def cut_id(transport: str, delivered_fixture: Mapping[str, Any]) -> str:
+    """The name a case is served under for a cut variant: the variant and
+    the content address of what the client receives (see
+    :func:`~toolstream.clients.transports.delivered`)."""
+    return f"{transport}/{served_id(delivered_fixture)}"
+
+
+def _served_cases(cases: Sequence[Any], cuts: Sequence[str]) -> list[Any]:
     """Serve-side cases for diff cases: a case read from a file is served
     from that file (every item as written: duplicate keys, number texts),
-    renamed to its content address; an in-memory one from its fixture."""
+    renamed to its content address; an in-memory one from its fixture.
+    For every cut variant the same content is served again under
+    :func:`cut_id` of the prefix the client will receive (the first case
+    wins when two cases deliver the same prefix)."""
     from toolstream.serve.cases import collect
 
     out: list[Any] = []
     for case in cases:
-        name = served_id(case.fixture)
+        names = [served_id(case.fixture)]
+        names += [cut_id(cut, delivered(case.fixture, cut)) for cut in cuts]
         if case.data is not None and os.path.isfile(case.path):
-            out.extend(dataclasses.replace(served, id=name) for served in collect(case.path))
+            (served,) = collect(case.path)
         else:
-            out.extend(collect((name, dict(case.fixture))))
+            (served,) = collect((names[0], dict(case.fixture)))
+        out.extend(dataclasses.replace(served, id=name) for name in names)
     return out
 
 
 @contextlib.contextmanager
-def serving(cases: Sequence[Any]) -> Iterator[str]:
-    """A server over ``cases`` (``toolstream.diff`` cases) for a whole run;
-    yields its URL, also published in :data:`SERVER_ENV` until exit."""
+def serving(cases: Sequence[Any], cuts: Sequence[str] = ()) -> Iterator[str]:
+    """A server over ``cases`` (``toolstream.diff`` cases) for a whole run,
+    also under the names the cut variants ``cuts`` use; yields its URL, also
+    published in :data:`SERVER_ENV` until exit."""
     from toolstream.serve import running
 
     previous = os.environ.get(SERVER_ENV)
-    with running(_served_cases(cases)) as server:
+    with running(_served_cases(cases, cuts)) as server:
         os.environ[SERVER_ENV] = server.url
         try:
             yield server.url
@@ -92,6 +117,18 @@ def serving(cases: Sequence[Any]) -> Iterator[str]:
                 os.environ.pop(SERVER_ENV, None)
             else:
                 os.environ[SERVER_ENV] = previous
+
+
+def delivered_cases(cases: Sequence[Any], transport: str) -> list[Any]:
+    """The cases as a client receives them under ``transport``: for a cut
+    variant each case's fixture becomes the delivered prefix (in memory,
+    judged as a mapping; path and operator kept); otherwise ``cases``."""
+    if not cut_transport(transport):
+        return list(cases)
+    return [
+        dataclasses.replace(case, fixture=delivered(case.fixture, transport), data=None)
+        for case in cases
+    ]
 
 
 class ClientAdapter(Adapter):
@@ -105,6 +142,7 @@ class ClientAdapter(Adapter):
         self.package = client.packages[0]
         self.profiles = client.profiles
         self.extra = client.extra
+        self.cut = cut_transport(transport)
 
     def available(self) -> bool:
         return self.client.available() is None
@@ -126,6 +164,10 @@ class ClientAdapter(Adapter):
             raise AdapterUnavailable(self.name, self.package, extra=self.extra)
         case = served_id(fixture)
         shared = os.environ.get(SERVER_ENV)
+        if shared and self.cut:
+            # a corpus run hands a cut variant what the client will receive
+            # (the reference judges that); the server has the whole case under
+            case = cut_id(self.transport, fixture)
         if shared:
             result = self.client.drive(self._target(shared, case), fixture)
         else:
@@ -202,3 +244,41 @@ def client_adapter(spec: str, *, timeout: float | None = None) -> ClientAdapter:
         transport or "plain",
         timeout if timeout is not None else DEFAULT_TIMEOUT,
     )
+
+
+def cut_of(spec: str) -> str | None:
+    """The cut variant a ``client:NAME@TRANSPORT`` spec names, else None."""
+    if not spec.startswith("client:"):
+        return None
+    _, _, transport = spec.partition("@")
+    return transport if transport and cut_transport(transport) else None
+
+
+def run_delivered(
+    cases: Sequence[Any],
+    loaded: Sequence[Any],
+    *,
+    jobs: int = 1,
+    timeout: float = DEFAULT_TIMEOUT,
+    on_progress: Any = None,
+) -> list[tuple[str | None, list[Any], list[Any]]]:
+    """``toolstream.diff.run_cases`` for adapters and clients together:
+    ``(cut variant or None, its loaded adapters, case results)`` per group.
+    Everything that receives the whole case is one group (``None``), judged
+    against the cases; each cut variant's clients another, judged against
+    what they receive (:func:`delivered_cases`).  One server (when any
+    client runs) serves every group."""
+    from toolstream.diff import run_cases
+
+    groups: dict[str | None, list[Any]] = {}
+    for item in loaded:
+        groups.setdefault(cut_of(item.info.spec), []).append(item)
+    clients = any(item.info.spec.startswith("client:") for item in loaded)
+    cuts = [cut for cut in groups if cut is not None]
+    out = []
+    with serving(cases, cuts) if clients else contextlib.nullcontext():
+        for cut, group in groups.items():
+            subject = delivered_cases(cases, cut) if cut is not None else list(cases)
+            results = run_cases(subject, group, jobs=jobs, timeout=timeout, on_progress=on_progress)
+            out.append((cut, group, results))
+    return out

@@ -6,9 +6,10 @@ A name from :data:`TRANSPORTS`, or any serve spec as it is (``every:7,crlf``).
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
-__all__ = ["DEFAULT_TRANSPORTS", "TRANSPORTS", "serve_spec"]
+__all__ = ["DEFAULT_TRANSPORTS", "TRANSPORTS", "cut_transport", "delivered", "serve_spec"]
 
 TRANSPORTS: Final[dict[str, str]] = {
     "plain": "default",
@@ -37,3 +38,44 @@ def serve_spec(name: str) -> str:
     """The serve spec for a transport name (a spec is returned as it is;
     ``toolstream serve`` rejects a malformed one with a clear 400)."""
     return TRANSPORTS.get(name, name)
+
+
+def cut_transport(name: str) -> bool:
+    """Whether the variant ends the body early (``cut-chunked``, ``cut-close``):
+    the client then receives a prefix of the case, and is judged against it."""
+    from toolstream.serve.transport import TransportError, parse_transport
+
+    try:
+        return parse_transport(serve_spec(name)).cut_at is not None
+    except TransportError:
+        return False
+
+
+def delivered(fixture: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """What a client receives of ``fixture`` under the cut variant ``name``:
+    the items before the record the server cuts half-way through (a half
+    event is no event: an SSE or event-stream reader drops it).  The fixture
+    itself for a variant that cuts nothing, or a case the server cannot play."""
+    from toolstream.profiles import PROFILES
+    from toolstream.serve.cases import collect
+    from toolstream.serve.endpoints import ENDPOINTS
+    from toolstream.serve.transport import parse_transport
+
+    out = dict(fixture)
+    transport = parse_transport(serve_spec(name))
+    profile = fixture.get("profile")
+    known = PROFILES.get(profile) if isinstance(profile, str) else None
+    endpoint = ENDPOINTS.get(profile) if isinstance(profile, str) else None
+    if transport.cut_at is None or known is None or endpoint is None:
+        return out
+    stream = fixture.get(known.stream_key)
+    if not isinstance(stream, list) or not stream:
+        return out
+    try:
+        (served,) = collect(("cut", dict(fixture)))
+        count = len(endpoint.records(served.stream))
+    except Exception:  # not playable: the server answers with an error, judged as is
+        return out
+    at = count // 2 if transport.cut_at < 0 else min(transport.cut_at, count - 1)
+    out[known.stream_key] = list(stream[:at])
+    return out
