@@ -11,7 +11,8 @@
     ``tool_choice`` is sent (the cases carry none: the API default, auto).
 
 Client: ``anthropic.Anthropic(api_key=<dummy>, base_url=<case root>,
-max_retries=0, timeout=<case timeout>)``.
+max_retries=0, timeout=<case timeout>, http_client=<one httpx2.Client per
+process>)``.
 
 Counted as the library's own refusal: ``anthropic.APIError`` and its
 subclasses (an HTTP error status, an ``error`` event, a connection or
@@ -35,6 +36,7 @@ from toolstream.clients.base import (
     Target,
     fixture_tools,
     json_text,
+    shared_http_client,
 )
 
 __all__ = ["AnthropicMessagesStream", "anthropic_refusals"]
@@ -47,6 +49,18 @@ def anthropic_refusals() -> tuple[type[BaseException], ...]:
     import httpx2
 
     return (anthropic.APIError, httpx2.TransportError)
+
+
+def anthropic_client(target: Target) -> Any:
+    import anthropic
+
+    return anthropic.Anthropic(
+        api_key=DUMMY_API_KEY,
+        base_url=target.root,
+        max_retries=0,
+        timeout=target.timeout,
+        http_client=shared_http_client(),
+    )
 
 
 def parse_refusal(error: BaseException) -> bool:
@@ -74,12 +88,7 @@ class AnthropicMessagesStream(Client):
         }
         if tools:
             request["tools"] = tools
-        client = anthropic.Anthropic(
-            api_key=DUMMY_API_KEY,
-            base_url=target.root,
-            max_retries=0,
-            timeout=target.timeout,
-        )
+        client = anthropic_client(target)
         events = 0
         try:
             with library_raised(f"anthropic {anthropic.__version__} messages.stream()"):
@@ -96,8 +105,6 @@ class AnthropicMessagesStream(Client):
             if not parse_refusal(error):
                 raise
             return AdapterResult.rejection(f"ValueError after {events} event(s): {error}")
-        finally:
-            client.close()
         calls = tuple(
             AdapterCall(
                 id=getattr(block, "id", None),

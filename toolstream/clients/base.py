@@ -48,6 +48,8 @@ __all__ = [
     "fixture_tools",
     "json_text",
     "refused",
+    "shared_async_http_client",
+    "shared_http_client",
 ]
 
 DUMMY_API_KEY: Final = "toolstream-dummy-key"
@@ -78,6 +80,21 @@ class Target:
         """The case's root URL: what a client that appends ``/v1/...`` itself
         (anthropic, boto3's endpoint_url) takes as its base."""
         return f"{self.server.rstrip('/')}{self.prefix}"
+
+    @property
+    def shared_root(self) -> str:
+        """The root URL without the case (only the transport prefix): the
+        same for every case, for a library that caches one HTTP client per
+        base URL; the case then goes in :attr:`headers`."""
+        transport = self.prefix.split("/transport/", 1)
+        return f"{self.server.rstrip('/')}" + (
+            f"/transport/{transport[1]}" if len(transport) > 1 else ""
+        )
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The header that selects the case (with :attr:`shared_root`)."""
+        return {"X-Toolstream-Case": self.case}
 
     @property
     def v1(self) -> str:
@@ -136,6 +153,34 @@ class Client(abc.ABC):
     @abc.abstractmethod
     def drive(self, target: Target, fixture: Mapping[str, Any]) -> AdapterResult:
         """Make the case's request through the library; see the module docstring."""
+
+
+_HTTP: list[Any] = []
+
+
+def shared_http_client() -> Any:
+    """One ``httpx2.Client`` per process, handed to every openai / anthropic
+    client as ``http_client``: building the SDK's default one costs a TLS
+    context (tens of milliseconds) per case.  The SDKs still set each
+    request's timeout from their own ``timeout``."""
+    import httpx2
+
+    if not _HTTP:
+        _HTTP.append(httpx2.Client())
+    return _HTTP[0]
+
+
+_ASYNC: list[Any] = []
+
+
+def shared_async_http_client() -> Any:
+    """The ``httpx2.AsyncClient`` counterpart (LangChain builds one per model
+    even when only the sync path runs)."""
+    import httpx2
+
+    if not _ASYNC:
+        _ASYNC.append(httpx2.AsyncClient())
+    return _ASYNC[0]
 
 
 def refused(error: BaseException, count: int, unit: str) -> AdapterResult:

@@ -20,7 +20,10 @@
 
 Client: dummy credentials, ``region_name="us-east-1"``,
 ``Config(retries={"total_max_attempts": 1}, connect_timeout=<case timeout>,
-read_timeout=<case timeout>)``; the case deadline is checked per event.
+read_timeout=<case timeout>)``, ``endpoint_url`` the server (with the
+transport prefix); one client per process, the case selected by the
+``X-Toolstream-Case`` header a ``before-sign`` hook adds.  The case deadline
+is checked per event.
 
 Counted as the library's own refusal: ``botocore.exceptions.ClientError``
 (an HTTP error status; ``EventStreamError`` for an exception event in the
@@ -41,23 +44,41 @@ from toolstream.clients.base import MODEL, Client, Deadline, Target, fixture_too
 
 __all__ = ["Boto3ConverseStream"]
 
-_SESSION: list[Any] = []
+_CLIENTS: dict[tuple[str, float], Any] = {}
+_CASE: list[str] = [""]
 
 
-def _session() -> Any:
-    """One boto3 session per process: its loader caches the service model
-    (a client per case then costs milliseconds, not a model parse)."""
-    if not _SESSION:
+def _select_case(request: Any, **kwargs: Any) -> None:
+    """``before-sign`` hook: the case this process is driving, in the
+    ``X-Toolstream-Case`` header (one boto3 client then serves every case:
+    building one parses the service model and a TLS context)."""
+    request.headers["X-Toolstream-Case"] = _CASE[0]
+
+
+def _client(target: Target) -> Any:
+    key = (target.shared_root, target.timeout)
+    if key not in _CLIENTS:
         import boto3
+        from botocore.config import Config
 
-        _SESSION.append(
-            boto3.session.Session(
-                aws_access_key_id="toolstream",
-                aws_secret_access_key="toolstream-dummy-secret",
-                region_name="us-east-1",
-            )
+        session = boto3.session.Session(
+            aws_access_key_id="toolstream",
+            aws_secret_access_key="toolstream-dummy-secret",
+            region_name="us-east-1",
         )
-    return _SESSION[0]
+        client = session.client(
+            "bedrock-runtime",
+            endpoint_url=target.shared_root,
+            config=Config(
+                retries={"total_max_attempts": 1},
+                connect_timeout=target.timeout,
+                read_timeout=target.timeout,
+            ),
+        )
+        client.meta.events.register("before-sign.bedrock-runtime.*", _select_case)
+        _CLIENTS[key] = client
+    _CASE[0] = target.case
+    return _CLIENTS[key]
 
 
 class Boto3ConverseStream(Client):
@@ -70,19 +91,10 @@ class Boto3ConverseStream(Client):
         import botocore  # noqa: F401
 
     def drive(self, target: Target, fixture: Mapping[str, Any]) -> AdapterResult:
-        from botocore.config import Config
         from botocore.exceptions import BotoCoreError, ClientError
 
         deadline = Deadline(target)
-        client = _session().client(
-            "bedrock-runtime",
-            endpoint_url=target.root,
-            config=Config(
-                retries={"total_max_attempts": 1},
-                connect_timeout=target.timeout,
-                read_timeout=target.timeout,
-            ),
-        )
+        client = _client(target)
         request: dict[str, Any] = {
             "modelId": MODEL,
             "messages": [{"role": "user", "content": [{"text": "toolstream case"}]}],
@@ -124,8 +136,6 @@ class Boto3ConverseStream(Client):
             return AdapterResult.rejection(
                 f"{type(error).__name__} after {events} event(s): {error}"
             )
-        finally:
-            client.close()
         handed = tool_uses if stop_reason == "tool_use" else []
         calls = tuple(
             AdapterCall(

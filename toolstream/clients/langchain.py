@@ -26,7 +26,10 @@ compared) and ``invalid_tool_calls`` (reported as ``invalid``: LangChain
 flags them and hands them over as not executable).
 
 Client: the integration's own client (``api_key=<dummy>``, ``base_url``,
-``max_retries=0``, the case timeout); the case deadline is checked per chunk.
+``max_retries=0``, the case timeout); ``ChatOpenAI`` gets one process-wide
+``httpx2.Client`` as ``http_client`` and ``ChatAnthropic`` the case in the
+``X-Toolstream-Case`` header (both only so no TLS context is built per
+case); the case deadline is checked per chunk.
 
 Counted as the library's own refusal: the provider SDK's ``APIError`` and
 subclasses and ``httpx2.TransportError`` (the integrations let both through
@@ -55,6 +58,8 @@ from toolstream.clients.base import (
     fixture_tool_choice,
     fixture_tools,
     json_text,
+    shared_async_http_client,
+    shared_http_client,
 )
 
 __all__ = ["LangChainAnthropic", "LangChainMistralAI", "LangChainOpenAI"]
@@ -148,6 +153,8 @@ class LangChainOpenAI(Client):
             max_retries=0,
             timeout=target.timeout,
             streaming=True,
+            http_client=shared_http_client(),
+            http_async_client=shared_async_http_client(),
         )
         tools = [
             {"type": "function", "function": {"name": name, "parameters": schema}}
@@ -184,7 +191,10 @@ class LangChainAnthropic(Client):
         settings: dict[str, Any] = {
             "model": MODEL,
             "api_key": DUMMY_API_KEY,
-            "base_url": target.root,
+            # the integration caches its HTTP client per base URL (building one
+            # costs a TLS context): the case goes in a header, the URL stays
+            "base_url": target.shared_root,
+            "default_headers": target.headers,
             "max_retries": 0,
             "timeout": target.timeout,
             "streaming": True,

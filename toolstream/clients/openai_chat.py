@@ -17,8 +17,9 @@
     parsed value (``parsed_arguments``) is what is compared.
 
 Client: ``openai.OpenAI(api_key=<dummy>, base_url=<case>/v1, max_retries=0,
-timeout=<case timeout>)``: the read timeout bounds a stall
-inside one read, the case deadline (checked per chunk) the whole stream.
+timeout=<case timeout>, http_client=<one httpx2.Client per process>)``: the
+read timeout bounds a stall inside one read, the case deadline (checked per
+chunk) the whole stream.
 
 Counted as the library's own refusal: ``openai.APIError`` and its subclasses
 (an HTTP error status, an ``error`` object in the stream, a connection or
@@ -45,6 +46,7 @@ from toolstream.clients.base import (
     Target,
     fixture_tool_choice,
     fixture_tools,
+    shared_http_client,
 )
 
 __all__ = ["OpenAIChatCreate", "OpenAIChatStream", "openai_refusals"]
@@ -72,6 +74,7 @@ def openai_client(target: Target) -> Any:
         base_url=target.v1,
         max_retries=0,
         timeout=target.timeout,
+        http_client=shared_http_client(),
     )
 
 
@@ -167,8 +170,6 @@ class OpenAIChatCreate(_OpenAIClient):
             return AdapterResult.rejection(
                 f"{type(error).__name__} after {chunks} chunk(s): {error}"
             )
-        finally:
-            client.close()
         return completion_result(completion, parsed=False)
 
 
@@ -192,6 +193,4 @@ class OpenAIChatStream(_OpenAIClient):
             return AdapterResult.rejection(
                 f"{type(error).__name__} after {events} event(s): {error}"
             )
-        finally:
-            client.close()
         return completion_result(completion, parsed=True)

@@ -74,8 +74,6 @@ class OpenAIResponsesStream(Client):
             if "response.completed" not in str(error):
                 raise
             return AdapterResult.rejection(f"RuntimeError after {events} event(s): {error}")
-        finally:
-            client.close()
         calls = tuple(
             AdapterCall(
                 id=getattr(item, "call_id", None),
