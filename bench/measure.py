@@ -26,11 +26,9 @@ Subjects (what is timed):
                 ``get_final_completion()`` (non-strict tools: no JSON parse);
 ``anthropic-python`` ``accumulate_event`` on each event built with
                 ``construct_type`` (``ping`` skipped), as ``MessageStream`` does;
-``langchain-core`` the integration's per-chunk conversion to ``AIMessageChunk``
-                (mirrored in ``toolstream/adapters/langchain_core.py``: SDK
-                object, ``model_dump``, ``tool_call_chunk``), then
-                ``generate_from_stream`` (``AIMessageChunk`` addition and
-                ``message_chunk_to_message``, which parses the arguments).
+(``langchain-core`` is no longer measured here: its adapter now runs the
+real integrations over HTTP, whose cost is the client runs' in
+docs/performance.md, "Clients over HTTP".)
 """
 
 from __future__ import annotations
@@ -229,26 +227,6 @@ def subject_anthropic_python(data: bytes, fixture: Any) -> Callable[[], Any]:
     return run
 
 
-def subject_langchain_core(data: bytes, fixture: Any) -> Callable[[], Any]:
-    from toolstream.adapters.langchain_core import LangChainCoreAdapter
-
-    adapter = LangChainCoreAdapter()
-    lc = adapter._import_core()
-    profile = fixture["profile"]
-    bodies = fixture["chunks" if profile == "openai" else "events"]
-    convert = adapter._openai_chunks if profile == "openai" else adapter._anthropic_chunks
-    generate = lc["generate_from_stream"]
-    wrap = lc["ChatGenerationChunk"]
-
-    def run() -> Any:
-        chunks = convert(lc, bodies)
-        result = generate(wrap(message=c) for c in chunks)
-        message = result.generations[0].message
-        return [c["args"] for c in message.tool_calls]
-
-    return run
-
-
 SUBJECTS: dict[str, Callable[[bytes, Any], Callable[[], Any]]] = {
     "floor": subject_floor,
     "floor-nogc": subject_floor_nogc,
@@ -258,12 +236,10 @@ SUBJECTS: dict[str, Callable[[bytes, Any], Callable[[], Any]]] = {
     "gate": subject_gate,
     "openai-python": subject_openai_python,
     "anthropic-python": subject_anthropic_python,
-    "langchain-core": subject_langchain_core,
 }
 LIBRARY_OF = {
     "openai-python": "openai",
     "anthropic-python": "anthropic",
-    "langchain-core": "langchain_core",
 }
 PROFILES_OF = {
     "openai-python": ("openai",),
