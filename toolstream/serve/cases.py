@@ -259,14 +259,16 @@ class CaseIndex:
     def __init__(self, cases: Iterable[ServedCase]) -> None:
         self.cases: list[ServedCase] = []
         self._by_id: dict[str, ServedCase] = {}
-        by_digest: dict[str, list[ServedCase]] = {}
+        by_suffix: dict[str, list[ServedCase]] = {}
         for case in cases:
             if case.id in self._by_id:
                 continue  # the same file reached twice
             self.cases.append(case)
             self._by_id[case.id] = case
-            by_digest.setdefault(case.digest, []).append(case)
-        self._by_digest = {k: v[0] for k, v in by_digest.items() if len(v) == 1}
+            segments = case.id.split("/")
+            for start in range(1, len(segments)):
+                by_suffix.setdefault("/".join(segments[start:]), []).append(case)
+        self._by_suffix = {k: v[0] for k, v in by_suffix.items() if len(v) == 1}
 
     def __len__(self) -> int:
         return len(self.cases)
@@ -275,10 +277,11 @@ class CaseIndex:
         return self.find(name) is not None
 
     def find(self, name: str) -> ServedCase | None:
-        """The case ``name`` selects: ``case:<id>``, ``<id>``, or a hash that
-        only one case's id ends with; None otherwise."""
+        """The case ``name`` selects: ``case:<id>``, ``<id>``, or the end of
+        one case's id after a ``/`` (``op/hash`` or ``hash`` for the id
+        ``corpus/cases/op/hash``) when no other id ends so; None otherwise."""
         bare = name[len("case:") :] if name.startswith("case:") else name
-        return self._by_id.get(bare) or self._by_digest.get(bare)
+        return self._by_id.get(bare) or self._by_suffix.get(bare)
 
     def get(self, name: str) -> ServedCase:
         found = self.find(name)
