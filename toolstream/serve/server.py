@@ -23,7 +23,6 @@ import ipaddress
 import json
 import socket
 import threading
-import time
 import uuid
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -85,7 +84,8 @@ class LoggedRequest:
     transport: str | None
     outcome: str
     """``complete``, ``cut`` (the transport cut the body), ``client gone``,
-    or ``error`` (an error response)."""
+    ``stopped`` (the server stopped mid-stream) or ``error`` (an error
+    response)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -217,6 +217,7 @@ class Server:
         self._active: set[Any] = set()
         self._thread: threading.Thread | None = None
         self._closing = False
+        self._stopping = threading.Event()
         family = _HTTPServer6 if ":" in host else _HTTPServer
         self._httpd = family((host, port), self)
         self.host = host
@@ -262,6 +263,7 @@ class Server:
         if self._closing:
             return
         self._closing = True
+        self._stopping.set()
         if self._thread is not None:
             self._httpd.shutdown()
             self._thread.join()
@@ -284,7 +286,6 @@ class Server:
             self._httpd.serve_forever(poll_interval=0.2)
         finally:
             self._thread = None
-            self._closing = False
             self.stop()
 
     def _admit(self, sock: Any) -> bool:
@@ -582,13 +583,10 @@ class Server:
         try:
             handler.end_headers()
             for number, data in enumerate(writes.writes):
-                if number == writes.stall_before:
-                    time.sleep(writes.stall)
-                elif number and pause:
-                    time.sleep(pause)
-                if self._closing:
+                wait = writes.stall if number == writes.stall_before else pause if number else 0
+                if (wait and self._stopping.wait(wait)) or self._closing:
                     handler.close_connection = True
-                    return "client gone"
+                    return "stopped"
                 handler.wfile.write(b"%x\r\n%s\r\n" % (len(data), data) if chunked else data)
             if not writes.complete:
                 handler.close_connection = True
