@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus
+.PHONY: test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +68,10 @@ fuzz: $(STAMP)
 # Corpus throughput: generate and verify 10,000 cases, serial and -j 2.
 bench-corpus: $(STAMP)
 	$(BIN)/python bench/corpus.py
+
+# toolstream serve under load: the shipped corpus through 1, 16 and 64 concurrent clients.
+bench-serve: $(STAMP)
+	$(BIN)/python bench/serve.py
 
 # Docs derived from code (finding catalogue, state diagram).
 docs: $(STAMP)
