@@ -22,6 +22,7 @@ import http.server
 import ipaddress
 import json
 import socket
+import socketserver
 import threading
 import uuid
 from collections.abc import Iterator, Mapping
@@ -114,7 +115,7 @@ class _HTTPServer(http.server.ThreadingHTTPServer):
 
     def server_bind(self) -> None:
         # HTTPServer.server_bind calls getfqdn(), which may wait on DNS.
-        http.server.socketserver.TCPServer.server_bind(self)  # type: ignore[attr-defined]
+        socketserver.TCPServer.server_bind(self)
         host, port = self.server_address[:2]
         self.server_name = str(host)
         self.server_port = int(port)
