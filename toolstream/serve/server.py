@@ -84,9 +84,10 @@ class LoggedRequest:
     status: int
     transport: str | None
     outcome: str
-    """``complete``, ``cut`` (the transport cut the body), ``client gone``,
-    ``stopped`` (the server stopped mid-stream) or ``error`` (an error
-    response)."""
+    """``started`` (still streaming), ``complete`` (set before the last
+    chunk is written), ``cut`` (the transport cut the body), ``client
+    gone``, ``stopped`` (the server stopped mid-stream) or ``error`` (an
+    error response)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -338,9 +339,9 @@ class Server:
             if self.on_request is not None:
                 self.on_request(logged)
 
-    def _begin(self, handler: _Handler, status: int) -> None:
+    def _begin(self, handler: _Handler, status: int, outcome: str) -> None:
         """Log the request as its response starts."""
-        logged = LoggedRequest(status=status, outcome="started", **handler.toolstream_entry)
+        logged = LoggedRequest(status=status, outcome=outcome, **handler.toolstream_entry)
         handler.toolstream_logged = logged
         with self._lock:
             self._log.append(logged)
@@ -556,7 +557,7 @@ class Server:
         return body
 
     def _reply(self, handler: _Handler, reply: Reply) -> int:
-        self._begin(handler, reply.status)
+        self._begin(handler, reply.status, "complete" if reply.status < 400 else "error")
         handler.send_response(reply.status)
         for name, value in reply.headers.items():
             handler.send_header(name, value)
@@ -568,7 +569,7 @@ class Server:
         return reply.status
 
     def _stream(self, handler: _Handler, endpoint: Endpoint, case: ServedCase, writes: Plan) -> str:
-        self._begin(handler, 200)
+        self._begin(handler, 200, "started")
         handler.send_response(200)
         for name, value in endpoint.response_headers(f"req_{uuid.uuid4().hex[:24]}").items():
             handler.send_header(name, value)
@@ -593,6 +594,10 @@ class Server:
                 handler.close_connection = True
                 return "cut"
             if chunked:
+                # Settled before the last chunk, so that a client that has
+                # seen the end of the body finds the entry complete.
+                if handler.toolstream_logged is not None:
+                    handler.toolstream_logged.outcome = "complete"
                 handler.wfile.write(b"0\r\n\r\n")
         except (ConnectionError, TimeoutError, OSError):
             handler.close_connection = True
