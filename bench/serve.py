@@ -137,7 +137,9 @@ def main(argv: list[str] | None = None) -> int:
         "--transport",
         args.transport,
     ]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    server = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT
+    )
     failed = False
     try:
         assert server.stdout is not None

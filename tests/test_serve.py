@@ -619,3 +619,30 @@ def test_the_server_binds_loopback_by_default() -> None:
     with Server({"profile": "openai", "tool_schemas": {}, "chunks": []}) as srv:
         assert srv.host == "127.0.0.1" and srv.loopback
         assert srv.url == f"http://127.0.0.1:{srv.port}"
+
+
+def test_a_client_that_stops_reading_is_dropped_after_the_socket_timeout() -> None:
+    text = "x" * 4000
+    chunks = [{"choices": [{"index": 0, "delta": {"content": text}}]} for _ in range(3000)]
+    fixture = {"profile": "openai", "tool_schemas": {}, "chunks": chunks}
+    limits = ServeLimits(socket_timeout=0.5)
+    with running(fixture, transport="pause:0", limits=limits) as srv:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.settimeout(10)
+        sock.connect(("127.0.0.1", srv.port))
+        payload = b'{"model": "m", "stream": true}'
+        sock.sendall(
+            b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s"
+            % (len(payload), payload)
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            entries = srv.requests()
+            if entries and entries[0].outcome != "started":
+                break
+            time.sleep(0.1)
+        sock.close()
+        assert srv.requests()[0].outcome == "client gone"
+        status, _, _ = request(srv, "GET", "/cases")
+        assert status == 200

@@ -127,11 +127,6 @@ class ServedCase:
     request: Mapping[str, Any] | None = field(default=None, repr=False)
     problem: str | None = None
 
-    @property
-    def digest(self) -> str:
-        """The last segment of the id (the content hash for a corpus case)."""
-        return self.id.rsplit("/", 1)[-1]
-
     def summary(self) -> dict[str, Any]:
         """What ``GET /cases`` says about the case."""
         out: dict[str, Any] = {"id": self.id, "profile": self.profile, "model": f"case:{self.id}"}
@@ -226,11 +221,7 @@ def _collect(source: Source, out: list[ServedCase]) -> None:
     if isinstance(source, ServedCase):
         out.append(source)
     elif isinstance(source, (str, os.PathLike)):
-        for ref in discover([source]).cases:
-            if ref.missing:
-                out.append(ServedCase(ref.id, "", [], problem="listed in MANIFEST.jsonl, missing"))
-            else:
-                out.append(_read_file(ref.id, ref.path))
+        out.extend(_read_refs([source]))
     elif isinstance(source, Mapping):
         out.append(_from_object(None, source))
     elif hasattr(source, "raw_fixture") and hasattr(source, "id"):
@@ -297,16 +288,18 @@ class CaseIndex:
         return self.cases[0] if len(self.cases) == 1 else None
 
 
-def read_paths(paths: Iterable[str | Path]) -> list[ServedCase]:
-    """The cases under several corpus paths (ids prefixed by their folder
-    when more than one is given, as ``toolstream verify`` names them)."""
-    given = [str(p) for p in paths]
-    if len(given) == 1:
-        return collect(given[0])
-    out: list[ServedCase] = []
-    for ref in discover(given).cases:
+def _read_refs(paths: Iterable[str | os.PathLike[str]]) -> list[ServedCase]:
+    out = []
+    for ref in discover(paths).cases:
         if ref.missing:
             out.append(ServedCase(ref.id, "", [], problem="listed in MANIFEST.jsonl, missing"))
         else:
             out.append(_read_file(ref.id, ref.path))
     return out
+
+
+def read_paths(paths: Iterable[str | Path]) -> list[ServedCase]:
+    """The cases under several corpus paths, named as ``toolstream verify``
+    names them (prefixed by their folder when more than one is given).
+    Raises FileNotFoundError for a path that does not exist."""
+    return _read_refs(list(paths))

@@ -21,7 +21,9 @@ import contextlib
 import http.server
 import ipaddress
 import json
+import re
 import socket
+import socketserver
 import threading
 import uuid
 from collections.abc import Iterator, Mapping
@@ -83,9 +85,10 @@ class LoggedRequest:
     status: int
     transport: str | None
     outcome: str
-    """``complete``, ``cut`` (the transport cut the body), ``client gone``,
-    ``stopped`` (the server stopped mid-stream) or ``error`` (an error
-    response)."""
+    """``started`` (still streaming), ``complete`` (set before the last
+    chunk is written), ``cut`` (the transport cut the body), ``client
+    gone``, ``stopped`` (the server stopped mid-stream) or ``error`` (an
+    error response)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -114,7 +117,7 @@ class _HTTPServer(http.server.ThreadingHTTPServer):
 
     def server_bind(self) -> None:
         # HTTPServer.server_bind calls getfqdn(), which may wait on DNS.
-        http.server.socketserver.TCPServer.server_bind(self)  # type: ignore[attr-defined]
+        socketserver.TCPServer.server_bind(self)
         host, port = self.server_address[:2]
         self.server_name = str(host)
         self.server_port = int(port)
@@ -146,6 +149,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     server: _HTTPServer
     toolstream_entry: dict[str, Any]
     toolstream_logged: LoggedRequest | None
+    toolstream_body_done: bool
 
     def setup(self) -> None:
         super().setup()
@@ -178,13 +182,20 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.server.app._serve(self, "PATCH")
 
 
+class _Refused(Exception):
+    """A step of a request failed; ``reply`` is the error response."""
+
+    def __init__(self, reply: Reply) -> None:
+        super().__init__(reply.status)
+        self.reply = reply
+
+
 @dataclass
 class _Target:
     """What the path prefixes and the route say about a request."""
 
     rest: str
     case: ServedCase | None = None
-    case_name: str | None = None
     transport_spec: str | None = None
 
 
@@ -330,6 +341,7 @@ class Server:
         }
         handler.toolstream_entry = entry
         handler.toolstream_logged = None
+        handler.toolstream_body_done = False
         _, outcome = self._dispatch(handler, method, path, entry)
         logged = handler.toolstream_logged
         if logged is not None:
@@ -337,14 +349,14 @@ class Server:
             if self.on_request is not None:
                 self.on_request(logged)
 
-    def _begin(self, handler: _Handler, status: int) -> None:
+    def _begin(self, handler: _Handler, status: int, outcome: str) -> None:
         """Log the request as its response starts."""
-        logged = LoggedRequest(status=status, outcome="started", **handler.toolstream_entry)
+        logged = LoggedRequest(status=status, outcome=outcome, **handler.toolstream_entry)
         handler.toolstream_logged = logged
         with self._lock:
             self._log.append(logged)
 
-    def _target(self, path: str) -> _Target | Reply:
+    def _target(self, path: str) -> _Target:
         target = _Target(rest=path or "/")
         while True:
             parts = target.rest.split("/")
@@ -355,11 +367,10 @@ class Server:
                     found = self.index.find(name)
                     if found is not None:
                         target.case = found
-                        target.case_name = name
                         target.rest = "/" + "/".join(segments[stop:])
                         break
                 else:
-                    return self._unknown_prefix(segments)
+                    raise _Refused(self._unknown_prefix(segments))
             elif len(parts) > 2 and parts[1] == "transport" and target.transport_spec is None:
                 target.transport_spec = unquote(parts[2])
                 target.rest = "/" + "/".join(parts[3:])
@@ -392,87 +403,93 @@ class Server:
     def _dispatch(
         self, handler: _Handler, method: str, path: str, entry: dict[str, Any]
     ) -> tuple[int, str]:
-        target = self._target(path)
-        if isinstance(target, Reply):
-            self._discard_body(handler)
-            return self._reply(handler, target), "error"
-        if target.case is not None:
-            entry["case"] = target.case.id
-        if method == "GET":
-            self._discard_body(handler)
-            status = self._reply(handler, self._get(target))
-            return status, "complete" if status == 200 else "error"
+        """Answer one request: a stream, a listing, or the first refusal."""
+        try:
+            target = self._target(path)
+            if target.case is not None:
+                entry["case"] = target.case.id
+            if method == "GET":
+                self._discard_body(handler)
+                status = self._reply(handler, self._get(target))
+                return status, "complete" if status == 200 else "error"
+            endpoint, case, writes = self._prepare(handler, method, target, entry)
+        except _Refused as refused:
+            if not handler.toolstream_body_done:
+                self._discard_body(handler)
+            return self._reply(handler, refused.reply), "error"
+        return 200, self._stream(handler, endpoint, case, writes)
+
+    def _prepare(
+        self, handler: _Handler, method: str, target: _Target, entry: dict[str, Any]
+    ) -> tuple[Endpoint, ServedCase, Plan]:
+        """The steps of a POST, in order; each failing one raises _Refused
+        with the error in the shape of the endpoint reached so far."""
         endpoint = self._route(target.rest)
         if endpoint is None:
-            self._discard_body(handler)
             message = f"no endpoint at {method} {target.rest[:120]} (GET /cases lists the cases)"
-            return self._reply(handler, _plain_error(Problem.NO_ROUTE, message)), "error"
+            raise _Refused(_plain_error(Problem.NO_ROUTE, message))
         if target.case is not None:
-            own = ENDPOINTS.get(target.case.profile)
-            if own is not None and own.route.fullmatch(target.rest):
-                endpoint = own  # Mistral and OpenAI share a route; the case says whose shape
+            endpoint = self._own(target.case, target.rest) or endpoint
         if method != "POST":
-            self._discard_body(handler)
             message = f"{endpoint.title} takes POST {endpoint.path}, not {method}"
-            return self._reply(handler, endpoint.error(Problem.WRONG_METHOD, message)), "error"
+            raise _Refused(endpoint.error(Problem.WRONG_METHOD, message))
         body = self._read_body(handler, endpoint, entry)
-        if isinstance(body, Reply):
-            return self._reply(handler, body), "error"
         match = endpoint.route.fullmatch(target.rest)
-        assert match is not None
-        case = target.case
-        if case is None:
-            named = handler.headers.get(CASE_HEADER) or endpoint.model(body, match)
-            if named is not None:
-                named = unquote(named)
-                case = self.index.find(named)
-                if case is None and self.index.only() is None:
-                    reply = endpoint.error(Problem.UNKNOWN_CASE, self._unknown_message(named))
-                    return self._reply(handler, reply), "error"
-            case = case or self.index.only()
-            if case is None:
-                message = self._unknown_message("(no model)")
-                return self._reply(handler, endpoint.error(Problem.UNKNOWN_CASE, message)), "error"
-            entry["case"] = case.id
-        own = ENDPOINTS.get(case.profile)
-        if own is not None and own.route.fullmatch(target.rest):
-            endpoint = own
+        assert match is not None  # _route matched it
+        case = target.case or self._select(handler, endpoint, body, match)
+        entry["case"] = case.id
+        endpoint = self._own(case, target.rest) or endpoint
         not_streaming = endpoint.not_streaming(body, match)
         if not_streaming is not None:
-            return self._reply(handler, endpoint.error(Problem.NOT_STREAMING, not_streaming)), (
-                "error"
-            )
-        if own is None:
-            message = f"case {case.id} has profile {case.profile!r}, which no endpoint serves"
-            if case.problem is not None:
-                message = f"case {case.id} cannot be played: {case.problem}"
-            return self._reply(handler, endpoint.error(Problem.UNPLAYABLE, message)), "error"
+            raise _Refused(endpoint.error(Problem.NOT_STREAMING, not_streaming))
+        own = ENDPOINTS.get(case.profile)
+        if case.problem is not None or own is None:
+            problem = case.problem or f"no endpoint serves the profile {case.profile!r}"
+            message = f"case {case.id} cannot be played: {problem}"
+            raise _Refused(endpoint.error(Problem.UNPLAYABLE, message))
         if own is not endpoint:
             message = (
                 f"case {case.id} is a {case.profile} case, served by {own.title} at"
                 f" POST {own.path}; this is {endpoint.title} ({endpoint.path})"
             )
-            return self._reply(handler, endpoint.error(Problem.WRONG_ENDPOINT, message)), "error"
-        if case.problem is not None:
-            message = f"case {case.id} cannot be played: {case.problem}"
-            return self._reply(handler, endpoint.error(Problem.UNPLAYABLE, message)), "error"
+            raise _Refused(endpoint.error(Problem.WRONG_ENDPOINT, message))
         spec = target.transport_spec or handler.headers.get(TRANSPORT_HEADER)
         try:
             transport = self.transport if spec is None else parse_transport(spec)
         except TransportError as error:
-            return self._reply(handler, endpoint.error(Problem.BAD_TRANSPORT, str(error))), "error"
+            raise _Refused(endpoint.error(Problem.BAD_TRANSPORT, str(error))) from None
         entry["transport"] = transport.spec
         inapplicable = transport.applies_to(endpoint)
         if inapplicable is not None:
-            return self._reply(handler, endpoint.error(Problem.BAD_TRANSPORT, inapplicable)), (
-                "error"
-            )
+            raise _Refused(endpoint.error(Problem.BAD_TRANSPORT, inapplicable))
         try:
             records = endpoint.records(case.stream)
         except (Unplayable, RecursionError) as error:
             message = f"case {case.id} cannot be played on {endpoint.title}: {error}"
-            return self._reply(handler, endpoint.error(Problem.UNPLAYABLE, message)), "error"
-        return 200, self._stream(handler, endpoint, case, plan(records, endpoint, transport))
+            raise _Refused(endpoint.error(Problem.UNPLAYABLE, message)) from None
+        return endpoint, case, plan(records, endpoint, transport)
+
+    def _own(self, case: ServedCase, rest: str) -> Endpoint | None:
+        """The case's own endpoint when it serves this path (Mistral and
+        OpenAI share a route; the case says whose error shape applies)."""
+        own = ENDPOINTS.get(case.profile)
+        return own if own is not None and own.route.fullmatch(rest) else None
+
+    def _select(
+        self, handler: _Handler, endpoint: Endpoint, body: Mapping[str, Any], match: re.Match[str]
+    ) -> ServedCase:
+        """The case a request without a path prefix names: the header, the
+        model, or the only case."""
+        named = handler.headers.get(CASE_HEADER) or endpoint.model(body, match)
+        if named is not None:
+            found = self.index.find(unquote(named))
+            if found is not None:
+                return found
+        only = self.index.only()
+        if only is not None:
+            return only
+        message = self._unknown_message(unquote(named) if named is not None else "(no model)")
+        raise _Refused(endpoint.error(Problem.UNKNOWN_CASE, message))
 
     def _get(self, target: _Target) -> Reply:
         if target.case is None and target.rest in ("/cases", "/cases/"):
@@ -502,6 +519,9 @@ class Server:
     # -- reading and writing -------------------------------------------------------------
 
     def _discard_body(self, handler: _Handler) -> None:
+        """Read and drop a body nobody needs (so the connection can be
+        reused), or close the connection when it is too large to bother."""
+        handler.toolstream_body_done = True
         length = handler.headers.get("Content-Length")
         if handler.headers.get("Transfer-Encoding"):
             handler.close_connection = True
@@ -518,10 +538,13 @@ class Server:
 
     def _read_body(
         self, handler: _Handler, endpoint: Endpoint, entry: dict[str, Any]
-    ) -> dict[str, Any] | Reply:
+    ) -> dict[str, Any]:
+        handler.toolstream_body_done = True  # read below, or the connection closes
         if handler.headers.get("Transfer-Encoding"):
             handler.close_connection = True
-            return endpoint.error(Problem.BAD_BODY, "send the request body with a Content-Length")
+            raise _Refused(
+                endpoint.error(Problem.BAD_BODY, "send the request body with a Content-Length")
+            )
         length = handler.headers.get("Content-Length")
         try:
             size = int(length) if length is not None else 0
@@ -529,33 +552,41 @@ class Server:
             size = -1
         if size < 0:
             handler.close_connection = True
-            return endpoint.error(Problem.BAD_BODY, f"bad Content-Length {str(length)[:40]!r}")
+            raise _Refused(
+                endpoint.error(Problem.BAD_BODY, f"bad Content-Length {str(length)[:40]!r}")
+            )
         if size > self.limits.max_body_bytes:
             handler.close_connection = True  # the body is left unread
             limit = self.limits.max_body_bytes
             message = f"request body of {size} bytes is above the limit of {limit}"
-            return endpoint.error(Problem.TOO_LARGE, message)
+            raise _Refused(endpoint.error(Problem.TOO_LARGE, message))
         data = handler.rfile.read(size)
         if len(data) < size:
             handler.close_connection = True
-            return endpoint.error(Problem.BAD_BODY, "the request body ended early")
+            raise _Refused(endpoint.error(Problem.BAD_BODY, "the request body ended early"))
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             entry["body"] = data.decode("latin-1")[:1000]
-            return endpoint.error(Problem.BAD_BODY, "the request body is not UTF-8")
+            raise _Refused(
+                endpoint.error(Problem.BAD_BODY, "the request body is not UTF-8")
+            ) from None
         try:
             body = json.loads(text)
         except (ValueError, RecursionError):
             entry["body"] = text[:1000]
-            return endpoint.error(Problem.BAD_BODY, "the request body is not JSON")
+            raise _Refused(
+                endpoint.error(Problem.BAD_BODY, "the request body is not JSON")
+            ) from None
         entry["body"] = body
         if not isinstance(body, dict):
-            return endpoint.error(Problem.BAD_BODY, "the request body is not a JSON object")
+            raise _Refused(
+                endpoint.error(Problem.BAD_BODY, "the request body is not a JSON object")
+            )
         return body
 
     def _reply(self, handler: _Handler, reply: Reply) -> int:
-        self._begin(handler, reply.status)
+        self._begin(handler, reply.status, "complete" if reply.status < 400 else "error")
         handler.send_response(reply.status)
         for name, value in reply.headers.items():
             handler.send_header(name, value)
@@ -567,7 +598,7 @@ class Server:
         return reply.status
 
     def _stream(self, handler: _Handler, endpoint: Endpoint, case: ServedCase, writes: Plan) -> str:
-        self._begin(handler, 200)
+        self._begin(handler, 200, "started")
         handler.send_response(200)
         for name, value in endpoint.response_headers(f"req_{uuid.uuid4().hex[:24]}").items():
             handler.send_header(name, value)
@@ -592,6 +623,10 @@ class Server:
                 handler.close_connection = True
                 return "cut"
             if chunked:
+                # Settled before the last chunk, so that a client that has
+                # seen the end of the body finds the entry complete.
+                if handler.toolstream_logged is not None:
+                    handler.toolstream_logged.outcome = "complete"
                 handler.wfile.write(b"0\r\n\r\n")
         except (ConnectionError, TimeoutError, OSError):
             handler.close_connection = True

@@ -315,8 +315,6 @@ def plan(records: Sequence[Record], endpoint: Endpoint, transport: Transport) ->
         if cut > previous:
             writes.append(body[previous:cut])
         previous = cut
-    if stall_offset is not None and stall_before is None and stall_offset == 0:
-        stall_before = 0
     return Plan(
         writes, stall_before, transport.stall, complete, transport.close_delimited, transport.pause
     )
