@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,6 +37,7 @@ from toolstream.clients.node import node_missing
 from toolstream.clients.transports import delivered
 from toolstream.diff import case_from_fixture, diff_fixture
 
+SEEDS = Path(__file__).resolve().parents[1] / "corpus" / "seeds"
 PLACEHOLDERS = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": "m"}
 
 
@@ -194,6 +196,21 @@ def test_false_reject_cut_body_judged_against_the_whole_case() -> None:
     assert outcome.classification == "false_reject"
     # the SDK wraps httpx's RemoteProtocolError (incomplete chunked read)
     assert outcome.rejected and "APIConnectionError" in outcome.detail
+
+
+def test_responses_integrity_check_is_a_refusal() -> None:
+    """openai-python's Responses helper checks the stream's consistency and
+    raises RuntimeError on a second ``output_item.added`` for one output
+    index: its refusal, so the turn the reference blocks is not executed."""
+    needs("openai")
+    fixture = json.loads((SEEDS / "openai-responses-two-calls.json").read_text(encoding="utf-8"))
+    events = fixture["events"]
+    last = max(i for i, e in enumerate(events) if e.get("type") == "response.output_item.added")
+    events.insert(last + 1, json.loads(json.dumps(events[last])))
+    assert status(fixture) == "blocked"
+    outcome = diff_fixture(fixture, client_adapter("openai-responses-stream"))
+    assert outcome.classification == "agree" and outcome.rejected
+    assert "RuntimeError" in outcome.detail and "Duplicate response output index" in outcome.detail
 
 
 # -- not_run ---------------------------------------------------------------------------

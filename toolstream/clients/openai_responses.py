@@ -10,9 +10,13 @@
 
 Client and refusals: as :mod:`toolstream.clients.openai_chat`
 (``openai.APIError`` and subclasses, ``httpx2.TransportError`` while the body
-is read); besides, the ``RuntimeError`` the helper raises when the stream
-ends without a ``response.completed`` event ("Didn't receive a
-'response.completed' event") is its refusal of an unfinished turn.
+is read); besides, every ``RuntimeError`` raised by the helper's own
+accumulator (``openai/lib/streaming/responses/_responses.py``): its integrity
+checks of the stream ("Didn't receive a `response.completed` event.",
+"Completed output item identity changed.", "Duplicate response output index
+N.", "Cannot complete response with unfinished output items."...), each a
+deliberate refusal of an inconsistent or unfinished turn.  A RuntimeError
+from anywhere else propagates.
 """
 
 from __future__ import annotations
@@ -32,6 +36,20 @@ from toolstream.clients.base import (
 from toolstream.clients.openai_chat import openai_client, openai_refusals
 
 __all__ = ["OpenAIResponsesStream"]
+
+
+ACCUMULATOR = ("openai", "lib", "streaming", "responses", "_responses.py")
+
+
+def raised_by_accumulator(error: BaseException) -> bool:
+    """Whether the innermost frame of ``error`` is the Responses stream helper's."""
+    import traceback
+
+    frames = traceback.extract_tb(error.__traceback__)
+    if not frames:
+        return False
+    parts = frames[-1].filename.replace("\\", "/").split("/")
+    return tuple(parts[-len(ACCUMULATOR) :]) == ACCUMULATOR
 
 
 class OpenAIResponsesStream(Client):
@@ -71,7 +89,7 @@ class OpenAIResponsesStream(Client):
                 f"{type(error).__name__} after {events} event(s): {error}"
             )
         except RuntimeError as error:
-            if "response.completed" not in str(error):
+            if not raised_by_accumulator(error):
                 raise
             return AdapterResult.rejection(f"RuntimeError after {events} event(s): {error}")
         calls = tuple(
