@@ -156,7 +156,7 @@ def test_every_sampled_case_comes_back_item_for_item(server: Server, sample: lis
             assert capture.format == "aws-eventstream"
         else:
             assert [r.event for r in records] == [item.get("type") for item in case[key]]
-    assert profiles == set(ENDPOINTS)
+    assert {"openai", "mistral", "anthropic", "openai-responses", "bedrock"} <= profiles
 
 
 def test_items_are_written_as_they_were_read() -> None:
@@ -646,3 +646,25 @@ def test_a_client_that_stops_reading_is_dropped_after_the_socket_timeout() -> No
         assert srv.requests()[0].outcome == "client gone"
         status, _, _ = request(srv, "GET", "/cases")
         assert status == 200
+
+
+def test_a_connection_is_reused_after_refusals_and_prefixes_combine(
+    server: Server, sample: list[Path]
+) -> None:
+    name = _case_of(sample, "anthropic")
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        replies = []
+        for method, url, body in (
+            ("POST", "/v1/nowhere", {"padding": "x" * 5000}),
+            ("POST", "/cases/no-such-case/v1/messages", {"padding": "x" * 5000}),
+            ("POST", f"/transport/crlf/cases/{name}/v1/messages", {"stream": True}),
+            ("POST", f"/cases/{name}/transport/crlf/v1/messages", {"stream": True}),
+        ):
+            connection.request(method, url, body=json.dumps(body))
+            response = connection.getresponse()
+            replies.append((response.status, response.read()))
+    finally:
+        connection.close()
+    assert [status for status, _ in replies] == [404, 404, 200, 200]
+    assert replies[2][1] == replies[3][1] and b"\r\n\r\n" in replies[2][1]
