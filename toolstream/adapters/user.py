@@ -124,16 +124,16 @@ def parse_answer(text: bytes | str, *, source: str) -> AdapterResult:
 def load_exception(spec: str) -> type[BaseException]:
     """``"module:Name"`` (dotted attribute path allowed) naming an exception
     class; ValueError otherwise."""
-    target = _import_attribute(spec)
+    target = _import_attribute(spec, "Exception")
     if not (isinstance(target, type) and issubclass(target, BaseException)):
         raise ValueError(f"{spec!r} is not an exception class")
     return target
 
 
-def _import_attribute(spec: str) -> Any:
+def _import_attribute(spec: str, what: str = "name") -> Any:
     module_name, sep, attr_path = spec.partition(":")
     if not sep or not module_name or not attr_path:
-        raise ValueError(f"expected 'package.module:name', got {spec!r}")
+        raise ValueError(f"expected 'package.module:{what}', got {spec!r}")
     try:
         target: Any = importlib.import_module(module_name)
     except ImportError as exc:
@@ -196,7 +196,7 @@ def load_callable_adapter(
     reject_on: Sequence[type[BaseException]] = (),
 ) -> CallableAdapter:
     """``"package.module:function"`` (dotted attribute path allowed after the colon)."""
-    target = _import_attribute(spec)
+    target = _import_attribute(spec, "function")
     if not callable(target):
         raise ValueError(f"{spec!r} is not callable")
     return CallableAdapter(target, name=spec, profiles=profiles, reject_on=reject_on)
