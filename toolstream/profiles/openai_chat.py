@@ -183,10 +183,12 @@ class OpenAIChat(Profile):
         following: dict[Any, int] = {}
         for ci, chunk in enumerate(items):
             choices = chunk.get("choices") if isinstance(chunk, dict) else None
-            for hi, choice in enumerate(choices if isinstance(choices, list) else ()):
+            if not isinstance(choices, list):
+                continue
+            for hi, choice in enumerate(choices):
                 delta = choice.get("delta") if isinstance(choice, dict) else None
                 entries = delta.get("tool_calls") if isinstance(delta, dict) else None
-                if not isinstance(entries, list):
+                if not isinstance(delta, dict) or not isinstance(entries, list):
                     continue
                 number = choice.get("index", 0)
                 for ei, entry in enumerate(entries):
@@ -200,6 +202,7 @@ class OpenAIChat(Profile):
                     following[number] = max(following.get(number, 0), index + 1)
                     path: StreamPath = (ci, "choices", hi, "delta", "tool_calls", ei)
                     function = entry.get("function")
+                    named = isinstance(function, dict) and function.get("name") not in (None, "")
                     arguments = function.get("arguments") if isinstance(function, dict) else None
                     has_text = isinstance(function, dict) and (
                         arguments is None or isinstance(arguments, str)
@@ -208,7 +211,7 @@ class OpenAIChat(Profile):
                         has_text
                         and isinstance(arguments, str)
                         and entry.get("id") in (None, "")
-                        and function.get("name") in (None, "")
+                        and not named
                     )
                     alone = (
                         len(choices) == 1
