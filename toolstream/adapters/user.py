@@ -290,6 +290,7 @@ class PersistentCommandAdapter(_Program):
         self._proc: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=_STDERR_KEPT)
+        self._readers: list[threading.Thread] = []
 
     def _start(self) -> subprocess.Popen[bytes]:
         try:
@@ -305,10 +306,12 @@ class PersistentCommandAdapter(_Program):
         self._lines = queue.Queue()
         self._stderr.clear()
         assert proc.stdout is not None and proc.stderr is not None
-        threading.Thread(
-            target=self._read_lines, args=(proc.stdout, self._lines), daemon=True
-        ).start()
-        threading.Thread(target=self._read_stderr, args=(proc.stderr,), daemon=True).start()
+        self._readers = [
+            threading.Thread(target=self._read_lines, args=(proc.stdout, self._lines), daemon=True),
+            threading.Thread(target=self._read_stderr, args=(proc.stderr,), daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
         self._proc = proc
         return proc
 
@@ -372,6 +375,11 @@ class PersistentCommandAdapter(_Program):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        for reader in self._readers:  # they end at the pipes' end of file
+            reader.join(timeout=2)
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
 
     def close(self) -> None:
         """End of the run: close the process' stdin (it should exit on EOF)."""
