@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus
+.PHONY: test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +68,10 @@ fuzz: $(STAMP)
 # Corpus throughput: generate and verify 10,000 cases, serial and -j 2.
 bench-corpus: $(STAMP)
 	$(BIN)/python bench/corpus.py
+
+# User adapters (a Python callable, node per line and per case) over corpus/cases
+bench-adapters: $(STAMP)
+	$(BIN)/python bench/adapters.py
 
 # Docs derived from code (finding catalogue, state diagram).
 docs: $(STAMP)
