@@ -489,3 +489,14 @@ def test_the_line_protocol_through_diff(corpus: Path, tmp_path: Path) -> None:
     assert data["totals"][f"lines:{command}"]["unsafe_accept"] == 1
     assert data["totals"][f"lines:{command}"]["agree"] == 2
     assert per_line.exit_code == 1
+
+
+def test_the_diff_package_draws_no_console() -> None:
+    """Issue 12: console rendering lives under ``toolstream/cli/`` only."""
+    import subprocess
+
+    code = "import sys, toolstream.diff, toolstream.diff.render; print('rich' in sys.modules)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.strip() == "False"
