@@ -500,3 +500,17 @@ def test_the_diff_package_draws_no_console() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert done.stdout.strip() == "False"
+
+
+def test_the_line_protocol_with_workers(tmp_path: Path) -> None:
+    script = tmp_path / "lines.py"
+    script.write_text(LINES)
+    folder = tmp_path / "many"
+    for position in range(90):
+        write_case(folder, f"case{position:02d}", (PARALLEL, REUSED_INDEX, TEXT_ONLY)[position % 3])
+    args = ["diff", folder, "--adapter-command", f"{sys.executable} {script}",
+            "--protocol", "lines", "--format", "json"]  # fmt: skip
+    serial, parallel = run(*args), run(*args, "-j", "2")
+    assert serial.exit_code == parallel.exit_code == 1
+    assert serial.stdout == parallel.stdout
+    assert json.loads(serial.stdout)["totals"][f"lines:{sys.executable} {script}"]["agree"] == 60

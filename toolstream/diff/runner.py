@@ -275,11 +275,13 @@ def _worker_init(
     _WORKER_ADAPTERS.clear()
     for name, spec in specs:
         _WORKER_ADAPTERS.append((name, resolve_spec(spec, timeout, options)))
-    # a persistent command adapter's process ends with the worker
-    import atexit
+    # a persistent command adapter's process ends with the worker: a pool
+    # worker leaves through os._exit, which runs multiprocessing's
+    # finalizers but not atexit
+    from multiprocessing.util import Finalize
 
     for _, adapter in _WORKER_ADAPTERS:
-        atexit.register(adapter.close)
+        Finalize(adapter, adapter.close, exitpriority=10)
 
 
 def _worker_batch(batch: list[Case]) -> list[CaseResult]:
