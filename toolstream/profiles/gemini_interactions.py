@@ -157,8 +157,15 @@ class GeminiInteractions(Profile):
             self._kinds.setdefault(index, BLOCK)
             yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
         else:
+            # Opened, so that the step's deltas and stop are absorbed by the
+            # blocked slot instead of reported again as unknown_slot.
+            self._kinds.setdefault(index, BLOCK)
+            yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
             raise ProtocolError(
-                Code.UNSUPPORTED_EVENT, f"unknown step type {step_type[:40]!r}", event=pos
+                Code.UNSUPPORTED_EVENT,
+                f"unknown step type {step_type[:40]!r}",
+                key=key,
+                event=pos,
             )
 
     def _delta(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
