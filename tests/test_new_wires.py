@@ -6,14 +6,11 @@ closed world, and the rules that needed deciding."""
 
 from __future__ import annotations
 
-import copy
-from typing import Any
-
 import pytest
 
 from tests.catalogue import CATALOGUE
 from tests.catalogue_wires import NOT_APPLICABLE
-from toolstream import Code, Gate, validate
+from toolstream import Code
 
 NEW_PROFILES = tuple(NOT_APPLICABLE)
 
