@@ -129,7 +129,8 @@ class BedrockInvoke(Profile):
             seen = f"the request's modelId {self._model[:60]!r}"
         else:
             kind = event.get("type") if type(event) is dict else None
-            family = "anthropic" if kind in ANTHROPIC_MESSAGE_EVENTS else None
+            known = type(kind) is str and kind in ANTHROPIC_MESSAGE_EVENTS
+            family = "anthropic" if known else None
             seen = (
                 f"the first payload (type {kind[:40]!r})"
                 if type(kind) is str

@@ -123,7 +123,7 @@ class Reassembly:
         self.limits = limits
         self.root: dict[str, Any] = {}
         self.chars = 0
-        self._open: tuple[str, Any, Segment, _Continuing] | None = None
+        self._open: tuple[str, list[Segment], Any, Segment, _Continuing] | None = None
         self._continued: set[str] = set()
 
     def _error(self, code: Code, message: str, pos: int, path: str | None = None) -> ProtocolError:
@@ -138,9 +138,6 @@ class Reassembly:
                 f"streamed arguments exceed {self.limits.max_argument_chars} characters",
                 pos,
             )
-        if self._open is not None:
-            self._continue(path, value, more, pos)
-            return
         try:
             segments = parse_path(path, self.limits)
         except OverflowError as error:
@@ -152,6 +149,9 @@ class Reassembly:
                 pos,
                 _shown(path),
             ) from None
+        if self._open is not None:
+            self._continue(path, segments, value, more, pos)
+            return
         container, last = self._container(segments, path, pos)
         if _get(container, last) is not _ABSENT:
             if type(value) is str and path in self._continued:
@@ -170,16 +170,18 @@ class Reassembly:
         if more:
             holder = _Continuing(value)
             _put(container, last, holder)
-            self._open = (path, container, last, holder)
+            self._open = (path, segments, container, last, holder)
             self._continued.add(path)
         else:
             _put(container, last, value)
 
-    def _continue(self, path: str, value: Any, more: bool, pos: int) -> None:
+    def _continue(
+        self, path: str, segments: list[Segment], value: Any, more: bool, pos: int
+    ) -> None:
         assert self._open is not None
-        open_path, container, last, holder = self._open
-        if path != open_path or type(value) is not str:
-            what = f"for {_shown(path)}" if path != open_path else "not a string"
+        open_path, open_segments, container, last, holder = self._open
+        if segments != open_segments or type(value) is not str:
+            what = f"for {_shown(path)}" if segments != open_segments else "not a string"
             raise self._error(
                 Code.BROKEN_STRING_CONTINUATION,
                 f"the string at {_shown(open_path)} is still continuing; the next entry is {what}",
@@ -244,7 +246,7 @@ class Reassembly:
         if field == "numberValue":
             if type(raw) is int or (type(raw) is float and math.isfinite(raw)):
                 return raw
-            if (type(raw) is float) or raw in _NON_FINITE:
+            if type(raw) is float or (type(raw) is str and raw in _NON_FINITE):
                 raise self._error(
                     Code.NON_FINITE_NUMBER,
                     f"numberValue at {_shown(path)} is not finite",
@@ -316,7 +318,14 @@ class Reassembly:
                 pos,
                 _shown(path),
             )
-        return canonical_json(self.root)
+        try:
+            return canonical_json(self.root)
+        except (ValueError, TypeError, RecursionError):
+            # A value built in Python (not read from a file) can hold an int
+            # past the digit limit.
+            raise self._error(
+                Code.LIMIT_EXCEEDED, "streamed arguments are too large to serialize", pos
+            ) from None
 
     @property
     def continuing(self) -> str | None:
