@@ -122,7 +122,7 @@ def _gemini(add: Any) -> None:
         "unsupported_event",
         g,
         "a part with an unknown member",
-        gemini([gem_chunk(gem_call(), {"toolCall": {"name": "x"}}), gem_finish()]),
+        gemini([gem_chunk(gem_call(), {"hologram": {"name": "x"}}), gem_finish()]),
     )
     add(
         "provider_error",

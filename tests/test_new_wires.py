@@ -282,7 +282,7 @@ TEXT_ONLY: dict[str, Callable[[], dict[str, Any]]] = {
 UNKNOWN_ITEMS: dict[str, list[Any]] = {
     "gemini": [
         "not a chunk",
-        gem_chunk({"toolCall": {}}),
+        gem_chunk({"hologram": {}}),
         {"candidates": {}},
         gem_chunk(gem_call(extra=1)),
     ],
@@ -632,3 +632,20 @@ def test_vertex_capture_reassembles_both_calls() -> None:
         (None, "getWeather", '{"location":"Boston"}'),
         (None, "getWeather", '{"location":"San Francisco"}'),
     ]
+
+
+def test_gemini_server_tool_call_part_is_reported_never_executable() -> None:
+    server = {"toolCall": {"id": "t1", "toolType": "GOOGLE_SEARCH_WEB", "args": {"q": "x"}}}
+    chunks = [
+        gem_chunk(server, {"toolResponse": {"id": "t1"}}),
+        gem_chunk(gem_call()),
+        gem_finish(),
+    ]
+    report = validate(gemini(chunks))
+    assert report.status == "pass", report.to_json()
+    assert [(c.slot, c.kind, c.name, c.validated) for c in report.calls] == [
+        (0, "server", "GOOGLE_SEARCH_WEB", False),
+        (1, "client", "weather", True),
+    ]
+    only_server = validate(gemini([gem_chunk(server), gem_finish()]))
+    assert only_server.status == "not_applicable"

@@ -7,7 +7,9 @@ without it).  Calls are ``candidates[].content.parts[].functionCall``.
 Slot key: ``(candidate index, call number)``: Gemini parts have no index of
 their own, so the n-th call of a candidate is slot n.  Only calls are slots;
 text (``thought: true`` text is reasoning), inline or file data, executable
-code and its result are recognized parts with no tool data.  Calls in more
+code and its result, tool responses and audio transcriptions are recognized
+parts with no tool data.  A ``toolCall`` part (a built-in tool the provider
+runs) is a server call: reported, never executable.  Calls in more
 than one candidate are ``ambiguous_choice``, as for chat choices.
 
 Identity: ``functionCall.id`` when present (newer models send one); a call
@@ -57,9 +59,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from toolstream.events import CLIENT, End, Event, Finish, Fragment, Open, Rejected, SlotKey, Stop
+from toolstream.events import (
+    CLIENT,
+    SERVER,
+    End,
+    Event,
+    Finish,
+    Fragment,
+    Open,
+    Rejected,
+    SlotKey,
+    Stop,
+)
 from toolstream.findings import Code, ProtocolError
-from toolstream.profiles._base import Profile, describe, optional_text, slot_index
+from toolstream.profiles._base import Profile, describe, open_call, optional_text, slot_index
 from toolstream.profiles.partial_args import Reassembly, canonical_json
 
 ACCEPTED_REASONS = frozenset({"STOP"})
@@ -79,9 +92,12 @@ NO_TOOL_DATA_PARTS = frozenset(
         "videoMetadata",
         "partMetadata",
         "mediaResolution",
+        "toolResponse",
+        "audioTranscription",
     }
 )
 _CALL_MEMBERS = frozenset({"name", "id", "args", "partialArgs", "willContinue"})
+_CALL_PARTS = frozenset({"functionCall", "toolCall"})
 
 
 @dataclass
@@ -180,13 +196,16 @@ class Gemini(Profile):
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"part is {describe(part)}, not an object", event=pos
             )
-        unknown = [k for k in part if k != "functionCall" and k not in NO_TOOL_DATA_PARTS]
+        unknown = [k for k in part if k not in _CALL_PARTS and k not in NO_TOOL_DATA_PARTS]
         if unknown:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT,
                 f"part member {str(unknown[0])[:40]!r} is not one the gemini profile knows",
                 event=pos,
             )
+        server = part.get("toolCall")
+        if server is not None:
+            yield from self._server_call(number, server, pos)
         call = part.get("functionCall")
         if call is None:
             return
@@ -214,6 +233,26 @@ class Gemini(Profile):
             yield from self._new_call(number, call, more, pos)
         else:
             yield from self._continuation(number, call, more, pos)
+
+    def _server_call(self, number: int, call: Any, pos: int) -> Iterator[Event]:
+        # A built-in tool the provider runs (Part.toolCall): reported as a
+        # server call, never executable; it takes the next call number.
+        if type(call) is not dict:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, f"toolCall is {describe(call)}, not an object", event=pos
+            )
+        index = self._calls.get(number, 0)
+        self._calls[number] = index + 1
+        key = (number, index)
+        tool_type = call.get("toolType")
+        yield from open_call(
+            pos,
+            key,
+            SERVER,
+            ((call.get("id"), "toolCall.id"), (tool_type, "toolCall.toolType")),
+            initial_input=call.get("args"),
+        )
+        yield End(pos=pos, key=key)
 
     def _new_call(self, number: int, call: dict[str, Any], more: bool, pos: int) -> Iterator[Event]:
         streamed = self._open.pop(number, None)

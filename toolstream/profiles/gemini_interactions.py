@@ -14,22 +14,23 @@ when no delta carries text, and a non-empty one together with delta text is
 is the call's terminal.  Built-in tool steps (``google_search_call``,
 ``code_execution_call``, ``url_context_call``, ``mcp_server_tool_call``,
 ``file_search_call``, ``google_maps_call``) are run by the provider: server
-calls, reported, never executable.  ``thought``, ``model_output`` and the
-``*_result`` steps are blocks.
+calls, reported, never executable.  ``thought``, ``model_output``,
+``user_input`` and the ``*_result`` steps are blocks.
 
 Turn: ``interaction.created`` obliges the turn to end with
 ``interaction.completed``, whose ``interaction.status`` must be
 ``requires_action`` (the status of an interaction waiting for function
 results) for calls to execute; ``completed``, ``incomplete``,
-``cancelled`` (or any other) with calls is ``wrong_terminal_reason``;
+``cancelled``, ``budget_exceeded``, ``queued``, ``in_progress`` (or any
+other) with calls is ``wrong_terminal_reason``;
 ``requires_action`` without a call is ``terminal_without_calls``;
 ``failed`` and an ``error`` event are ``provider_error``.
 
-Recognized, no tool data: ``interaction.status_update``, and text-like
-deltas (``text``, ``thought_summary``, ``thought_signature``, ``image``,
-``audio``, ``document``, ``video``, ``text_annotation``) on block or server
-steps.  The legacy ``content.*`` events (steps disabled) and anything else
-are ``unsupported_event``; any finding blocks the turn.
+Recognized, no tool data: ``interaction.status_update``, and the other
+delta types (:data:`TEXT_DELTAS`: text, thought, media, annotation and
+built-in tool deltas) on block or server steps.  The legacy ``content.*``
+events (steps disabled) and anything else are ``unsupported_event``; any
+finding blocks the turn.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ from toolstream.events import (
 from toolstream.findings import Code, ProtocolError
 from toolstream.profiles._base import Profile, describe, open_call, slot_index
 
+# Step and delta types of the Interactions API (the ``Step`` and
+# ``StepDeltaData`` unions of google-genai's interactions types).
 SERVER_STEPS = frozenset(
     {
         "google_search_call",
@@ -62,7 +65,20 @@ SERVER_STEPS = frozenset(
         "google_maps_call",
     }
 )
-BLOCK_STEPS = frozenset({"thought", "model_output"})
+BLOCK_STEPS = frozenset(
+    {
+        "thought",
+        "model_output",
+        "user_input",
+        "function_result",
+        "google_search_result",
+        "code_execution_result",
+        "url_context_result",
+        "mcp_server_tool_result",
+        "file_search_result",
+        "google_maps_result",
+    }
+)
 TEXT_DELTAS = frozenset(
     {
         "text",
@@ -72,9 +88,14 @@ TEXT_DELTAS = frozenset(
         "audio",
         "document",
         "video",
-        "text_annotation",
+        "text_annotation_delta",
+        *SERVER_STEPS,
+        *(step for step in BLOCK_STEPS if step.endswith("_result")),
+        "retrieval_call",
+        "retrieval_result",
     }
 )
+"""Deltas with no client tool data, for non-call steps."""
 ACCEPTED_STATUS = "requires_action"
 FAILED_STATUS = "failed"
 
@@ -153,7 +174,7 @@ class GeminiInteractions(Profile):
                 SERVER,
                 ((step.get("id"), "step.id"), (step_type, "step.type")),
             )
-        elif step_type in BLOCK_STEPS or step_type.endswith("_result"):
+        elif step_type in BLOCK_STEPS:
             self._kinds.setdefault(index, BLOCK)
             yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
         else:
@@ -186,7 +207,7 @@ class GeminiInteractions(Profile):
                     event=pos,
                 )
             text = delta.get("arguments")
-            if type(text) is not str:
+            if text is not None and type(text) is not str:
                 raise ProtocolError(
                     Code.NON_STRING_FRAGMENT,
                     f"delta.arguments is {describe(text)}, not a string",
