@@ -52,6 +52,8 @@ _PARTIAL_CODES = {
     "path_type_conflict",
     "array_index_gap",
 }
+NEW_CODES = frozenset({*_PARTIAL_CODES, "unsupported_model_family"})
+"""The codes issue 14 added: none applies to the five older profiles."""
 NOT_APPLICABLE: dict[str, set[str]] = {
     "gemini": {
         "missing_slot",  # calls are numbered by the profile, in order
