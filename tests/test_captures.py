@@ -404,7 +404,7 @@ CASES = [
         "a whole VCR cassette (Gemini functionDeclarations with parameters_json_schema, two"
         " interactions); import reads bare bodies only",
         refused="cannot read the capture",
-        pending="issues 14 and 17 (the gemini profile, cassettes in)",
+        pending="issue 17 (cassettes in; the gemini profile reads its body: one passing call)",
     ),
     # -- Gemini / Vertex AI streamGenerateContent (issue 14) -----------------------------------
     # The schema files are in the OpenAI tools shape, which --schemas reads today; the
