@@ -649,3 +649,39 @@ def test_gemini_server_tool_call_part_is_reported_never_executable() -> None:
     ]
     only_server = validate(gemini([gem_chunk(server), gem_finish()]))
     assert only_server.status == "not_applicable"
+
+
+def test_invoke_binary_eventstream_is_detected_unwrapped_and_passes(tmp_path: Path) -> None:
+    """InvokeModelWithResponseStream as recorded: binary event-stream frames
+    of type chunk, an exception frame at the end going with them."""
+    from toolstream.capture import encode_event, encode_frame
+
+    events = invoke_turn(invoke_tool())
+    data = b"".join(encode_event("chunk", e["chunk"]) for e in events)
+    capture = tmp_path / "invoke.eventstream.bin"
+    capture.write_bytes(data)
+    schemas = tmp_path / "tools.json"
+    schemas.write_text(json.dumps(SCHEMAS), encoding="utf-8")
+    out = tmp_path / "out.json"
+    result = CliRunner().invoke(
+        cli, ["import", str(capture), "--schemas", str(schemas), "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "profile bedrock-invoke" in result.output
+    fixture = json.loads(out.read_text())
+    assert fixture["events"] == events
+    assert validate(fixture).status == "pass"
+
+    exception = encode_frame(
+        {
+            ":message-type": "exception",
+            ":exception-type": "throttlingException",
+            ":content-type": "application/json",
+        },
+        b'{"message":"slow down"}',
+    )
+    capture.write_bytes(data + exception)
+    result = CliRunner().invoke(cli, ["import", str(capture), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "profile bedrock-invoke" in result.output
+    assert "provider_error" in validate(json.loads(out.read_text())).codes
