@@ -46,6 +46,15 @@ even with no call in it (``terminal_without_calls``).  Every other reason
 one) is ``wrong_terminal_reason`` when the turn has calls.  A streamed call
 still open at the end of the stream is ``missing_terminal``.
 
+Normalized events (what a generator model mirrors): a whole call is
+``Open(initial_input=args)`` then ``End`` at its part; a streamed call is
+``Open`` at its first part, a ``Fragment`` with only an id when a later part
+brings one, and at its last part one ``Fragment`` holding the canonical JSON
+text of the reassembled object, then ``End``; a reassembly rule broken is a
+finding on the slot, which then absorbs the call's later parts.  A
+``finishReason`` is ``Finish`` (``ends_slots`` false: a streamed call still
+open stays open, and is ``missing_terminal``) then ``Stop``.
+
 Closed world: a chunk that is not an object, a part with a member outside
 the known set, a ``functionCall`` member outside ``name``, ``id``, ``args``,
 ``partialArgs`` and ``willContinue``, are ``unsupported_event``; an
