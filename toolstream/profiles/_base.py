@@ -47,6 +47,13 @@ class Profile:
     """The envelope key holding the stream."""
     has_choices: bool = False
     """Whether the scope of a slot key is a choice index worth reporting."""
+    closed_world: bool = False
+    """Whether any finding makes the turn applicable: a stream the profile
+    could not read in full (an unknown event, a provider error) is then
+    blocked, never ``not_applicable``."""
+    requires_ids: bool = True
+    """Whether a call without an id is ``missing_id``.  False for wire
+    formats whose calls may have none (Gemini): identity is then position."""
 
     def __init__(self, request: Mapping[str, Any] | None, limits: Limits) -> None:
         self.request = request or {}
