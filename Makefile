@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: adapters-js js-if-node test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-serve
+.PHONY: adapters-js js-if-node test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-serve bench-adapters
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -92,6 +92,10 @@ bench-corpus: $(STAMP)
 # toolstream serve under load: the shipped corpus through 1, 16 and 64 concurrent clients.
 bench-serve: $(STAMP)
 	$(BIN)/python bench/serve.py
+
+# User adapters (a Python callable, node per line and per case) over corpus/cases
+bench-adapters: $(STAMP)
+	$(BIN)/python bench/adapters.py
 
 # Docs derived from code (finding catalogue, state diagram).
 docs: $(STAMP)

@@ -21,6 +21,13 @@ from toolstream.findings import Code  # noqa: E402
 from toolstream.machine import ILLEGAL, TRANSITIONS, state_diagram  # noqa: E402
 
 
+def _json_text(value: object) -> str:
+    """JSON as written in the doc: readable Unicode, but a lone surrogate (a
+    fixture may hold one on purpose) as its ``\\uXXXX`` escape, which UTF-8
+    cannot carry raw."""
+    return json.dumps(value, ensure_ascii=False).encode("utf-8", "backslashreplace").decode()
+
+
 def findings_md() -> str:
     out = [
         "# Finding codes",
@@ -48,7 +55,7 @@ def findings_md() -> str:
                 f"**{entry.profile}**: {entry.title}. Reported as: _{finding.message}_",
                 "",
                 "```json",
-                json.dumps(entry.fixture, ensure_ascii=False),
+                _json_text(entry.fixture),
                 "```",
                 "",
             ]

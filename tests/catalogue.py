@@ -796,3 +796,13 @@ def _build_responses_and_bedrock() -> list[Entry]:
 
 
 CATALOGUE.extend(_build_responses_and_bedrock())
+
+
+# -- issue 14: gemini, gemini-interactions, cohere, bedrock-invoke ---------------------
+def _build_new_wires() -> list[Entry]:
+    from tests.catalogue_wires import build
+
+    return build(CATALOGUE, Entry)  # type: ignore[no-any-return]
+
+
+CATALOGUE.extend(_build_new_wires())

@@ -330,7 +330,9 @@ def accumulate(fixture):
                 slot["name"] = function.get("name") or slot["name"]
                 slot["arguments"] += function.get("arguments") or ""
     if not calls:
-        raise ValueError("no tool calls")
+        from toolstream import Rejected
+
+        raise Rejected("no tool calls")
     return [calls[i] for i in sorted(calls)]
 
 if __name__ == "__main__":
@@ -407,8 +409,8 @@ def test_callable_adapter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     adapter = load_callable_adapter("my_accumulators:accumulate")
     assert adapter.name == "my_accumulators:accumulate"
     assert triples(adapter.run(PARALLEL)) == PARALLEL_CALLS
-    rejected = adapter.run(oai(END))  # raising means "rejected"
-    assert rejected.rejected and rejected.reason == "ValueError: no tool calls"
+    rejected = adapter.run(oai(END))  # raising toolstream.Rejected means "rejected"
+    assert rejected.rejected and rejected.reason == "Rejected: no tool calls"
     with pytest.raises(ValueError, match="no attribute"):
         load_callable_adapter("my_accumulators:missing")
     with pytest.raises(ValueError, match=r"package\.module:function"):
@@ -416,7 +418,7 @@ def test_callable_adapter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     with pytest.raises(AdapterUnavailable):
         load_callable_adapter("no_such_module_for_toolstream:f")
     bad = CallableAdapter(lambda fixture: {"not": "a list"}, name="bad")
-    with pytest.raises(AdapterOutputError, match="expected a JSON list"):
+    with pytest.raises(AdapterOutputError, match="expected a list"):
         bad.run(PARALLEL)
 
 

@@ -404,47 +404,50 @@ CASES = [
         "a whole VCR cassette (Gemini functionDeclarations with parameters_json_schema, two"
         " interactions); import reads bare bodies only",
         refused="cannot read the capture",
-        pending="issues 14 and 17 (the gemini profile, cassettes in)",
+        pending="issue 17 (cassettes in; the gemini profile reads its body: one passing call)",
     ),
+    # -- Gemini / Vertex AI streamGenerateContent (issue 14) -----------------------------------
+    # The schema files are in the OpenAI tools shape, which --schemas reads today; the
+    # request's own Gemini functionDeclarations shape comes with issue 17's converters.
     Case(
         "google/openinference-gemini-3.5-flash-parallel2-ids.sse",
-        None,
+        "google/openinference-gemini-3.5-flash-parallel2-ids.json",
         "gemini",
-        (),
-        "Gemini SSE with two whole functionCall parts carrying ids, one per chunk, STOP;"
-        " no profile reads Gemini, so import cannot tell the profile",
-        refused="cannot tell the profile",
-        pending="issue 14 (the gemini profile: two passing calls)",
+        (PASS,),
+        "Gemini SSE with two whole functionCall parts carrying ids (dv8szvqe, j80tal12), one"
+        " per chunk, thoughtSignature on the first only; the finish chunk is text '' + STOP,"
+        " the one reason that executes calls",
+        calls=(("get_weather", "get_weather"),),
     ),
     Case(
         "google/pydai-gemini-3-pro-thought-signature-no-args.sse",
-        None,
+        "google/pydai-gemini-3-pro-thought-signature-no-args.json",
         "gemini",
-        (),
-        "Gemini SSE (CRLF CRLF separators): one whole get_country call with args {} and a"
-        " thoughtSignature, then text '' + STOP",
-        refused="cannot tell the profile",
-        pending="issue 14 (the gemini profile: one passing call)",
+        (PASS,),
+        "Gemini SSE (CRLF CRLF separators): one whole get_country call with args {} and no"
+        " id (identity by position), then text '' + STOP",
+        calls=(("get_country",),),
+        extra={"arguments": "{}"},
     ),
     Case(
         "google/vercel-google-stream-tool-call-arguments-parallel2.jsonl",
-        None,
+        "google/vercel-google-stream-tool-call-arguments-parallel2.json",
         "gemini",
-        (),
+        (PASS,),
         "Vertex streamed partialArgs: two getWeather calls, each opened by a name part with"
-        " willContinue and closed by an empty functionCall part; the last rides on STOP",
-        refused="cannot tell the profile",
-        pending="issue 14 (partialArgs reassembly: two passing calls)",
+        " willContinue; $.location is 'Boston' (willContinue) then '' (ends the string);"
+        " an empty functionCall part ends each call, the last riding on STOP",
+        calls=(("getWeather", "getWeather"),),
     ),
+    # -- Cohere v2 chat stream (issue 14) -----------------------------------------------------
     Case(
         "cohere/vercel-cohere-tool-call-parallel2.jsonl",
-        None,
+        "cohere/vercel-cohere-tool-call-parallel2.json",
         "cohere",
-        (),
-        "Cohere v2: tool-plan deltas, two calls (tool-call-start/delta/end at index 0, 1),"
-        " message-end TOOL_CALL",
-        refused="cannot tell the profile",
-        pending="issue 14 (the cohere profile: two passing calls)",
+        (PASS,),
+        "Cohere v2: 28 tool-plan deltas, two calls (tool-call-start with arguments '', deltas,"
+        " tool-call-end at index 0 then 1), message-end TOOL_CALL",
+        calls=(("weather", "cityAttractions"),),
     ),
 ]
 

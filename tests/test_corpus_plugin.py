@@ -105,3 +105,70 @@ def test_plugin_parametrizes_over_the_corpus(tmp_path: Path) -> None:
     assert outcomes["test_marked"]["hand/broken"] == "ERROR"
     assert outcomes["test_decorated"]["hand/broken"] == "FAILED"
     assert "cannot be used" in ran.stdout
+
+
+CHECK_TEST = '''
+import pytest
+import toolstream
+
+
+def reference(fixture):
+    report = toolstream.validate(fixture)
+    if report.status != "pass":
+        raise toolstream.Rejected(report.status)
+    return [(c.id, c.name, c.arguments) for c in report.client_calls()]   # tuples
+
+
+def overeager(fixture):
+    report = toolstream.validate(fixture)
+    for call in report.calls:                                             # a generator
+        yield {"id": call.id, "name": call.name, "arguments": call.arguments}
+
+
+def broken(fixture):
+    return undefined_name
+
+
+@pytest.mark.toolstream_cases("../corpus", profile="openai")
+def test_reference(toolstream_case):
+    toolstream_case.check(reference)
+
+
+@pytest.mark.toolstream_cases("../corpus", profile=["openai"])
+def test_overeager(toolstream_case):
+    toolstream_case.check(overeager)
+
+
+@pytest.mark.toolstream_cases("../corpus", profile="openai")
+def test_broken(toolstream_case):
+    toolstream_case.check(broken)
+'''
+
+
+def test_check_applies_the_diff_contract(tmp_path: Path) -> None:
+    """``toolstream_case.check(adapter)``: tuples and generators accepted,
+    ``toolstream.Rejected`` refuses, any other exception fails as a crash; a
+    relative corpus path is resolved against the test file's folder (here
+    ``tests/``, not the rootdir); ``profile=`` keeps that profile's cases."""
+    paths = hand_corpus(tmp_path / "corpus")
+    openai = sorted(
+        p.relative_to(tmp_path / "corpus").as_posix()[:-5]
+        for p in paths
+        if '"profile": "openai"' in p.read_text()
+    )
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_check.py").write_text(CHECK_TEST)
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = --strict-markers\n")
+    ran = pytest_in(tmp_path, "-v", "-rfE", "tests/test_check.py")
+    outcomes: dict[str, dict[str, str]] = {}
+    for line in ran.stdout.splitlines():
+        match = re.match(r"tests/test_check\.py::(\w+)\[(.+?)\] (PASSED|FAILED|ERROR)", line)
+        if match:
+            outcomes.setdefault(match[1], {})[match[2]] = match[3]
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert sorted(outcomes["test_reference"]) == openai  # only the openai cases
+    assert set(outcomes["test_reference"].values()) == {"PASSED"}
+    assert "FAILED" in outcomes["test_overeager"].values()  # it hands over blocked calls
+    assert "unsafe_accept: hands over" in ran.stdout
+    assert set(outcomes["test_broken"].values()) == {"FAILED"}
+    assert "adapter_crash: NameError raised inside test_check:broken" in ran.stdout

@@ -87,10 +87,35 @@ def test_merges_fragments_and_shortens_strings() -> None:
             return "Pau" in json.dumps(fixture.get("chunks"))
 
     fixture = seed("openai-parallel")
-    result = S.shrink(fixture, HasPau())
+    result = S.shrink(fixture, HasPau(), allow_verdict_change=True)
     entry = {"function": {"arguments": "Pau"}}
-    assert result.fixture == {"chunks": [{"choices": [{"delta": {"tool_calls": [entry]}}]}]}
+    # the envelope stays: the profile, and tool_schemas (no tool is called any more)
+    assert result.fixture == {
+        "profile": "openai",
+        "tool_schemas": {},
+        "chunks": [{"choices": [{"delta": {"tool_calls": [entry]}}]}],
+    }
     assert_one_minimal(result.fixture, HasPau())
+
+
+def test_the_verdict_class_is_kept_by_default() -> None:
+    """The same predicate, the verdict kept: the smallest *passing* turn
+    whose arguments say Pau, with the schema of the tool it calls."""
+
+    class HasPau(S.Predicate):
+        description = "an argument says Pau"
+
+        def __call__(self, fixture: Mapping[str, Any], data: bytes) -> bool:
+            return "Pau" in json.dumps(fixture.get("chunks"))
+
+    fixture = seed("openai-parallel")
+    result = S.shrink(fixture, HasPau())
+    assert result.predicate == "an argument says Pau, the reference still says pass"
+    assert validate_bytes(S.encode(result.fixture)).status == "pass"
+    assert result.fixture["tool_schemas"] == {"get_weather": fixture["tool_schemas"]["get_weather"]}
+    (call,) = validate_bytes(S.encode(result.fixture)).client_calls()
+    assert call.arguments == '{"city":"Pau"}'
+    assert_one_minimal(result.fixture, S.VerdictKept(HasPau(), "pass"))
 
 
 def test_the_budget_stops_early_and_says_so() -> None:
@@ -112,13 +137,14 @@ def test_command_predicate(tmp_path: Path) -> None:
     script.write_text(SCRIPT)
     predicate = S.CommandFails(f"{sys.executable} -I -S {script}")
     try:
-        result = S.shrink(seed("mistral-whole-call"), predicate)
+        result = S.shrink(seed("mistral-whole-call"), predicate, allow_verdict_change=True)
     finally:
         predicate.close()
     assert result.minimal
     entry = {"function": {"arguments": "wool"}}
     assert result.fixture == {
         "profile": "mistral",
+        "tool_schemas": {},
         "chunks": [{"choices": [{"delta": {"tool_calls": [entry]}}]}],
     }
 
@@ -208,9 +234,7 @@ def truncated_openai() -> dict[str, Any]:
 def test_adapter_predicate_shrinks_while_the_adapter_disagrees() -> None:
     fixture = truncated_openai()
     predicate = S.AdapterDisagreement(S.load_adapter(NaiveAdapter.name))
-    assert predicate.start(S.encode(fixture)) == (
-        "adapter hands over calls for a turn the reference says is blocked [wrong_terminal_reason]"
-    )
+    assert predicate.start(S.encode(fixture)) == "unsafe_accept"  # as toolstream diff says
     result = S.shrink(fixture, predicate)
     assert result.minimal
     assert S.measure(result.fixture).items < S.measure(fixture).items

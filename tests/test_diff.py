@@ -352,15 +352,16 @@ def test_diff_corpus_with_a_user_callable(small_corpus: Path) -> None:
     assert by_path["valid"].classification == AGREE
     assert by_path["reused"].classification == UNSAFE_ACCEPT  # it merges a reused index
     assert by_path["cut"].classification == UNSAFE_ACCEPT  # it hands over truncated calls
-    # dict arguments make the naive "+=" raise: a user callable raising = rejected
-    assert by_path["dict"].classification == AGREE and by_path["dict"].rejected
+    # dict arguments make the naive "+=" raise: a bug in the adapter, not a refusal
+    assert by_path["dict"].classification == ADAPTER_CRASH and not by_path["dict"].rejected
+    assert by_path["dict"].detail.startswith(f"TypeError raised inside {spec}:")
     assert by_path["text"].classification == AGREE
     # user adapters take every profile: an empty Anthropic stream gives no call
     assert by_path["anthropic"].classification == AGREE
 
     counts = result.counts(spec)
     assert set(counts) == set(CLASSIFICATIONS)
-    assert counts[UNSAFE_ACCEPT] == 2 and counts[AGREE] == 4
+    assert counts[UNSAFE_ACCEPT] == 2 and counts[AGREE] == 3 and counts[ADAPTER_CRASH] == 1
     assert result.counts(spec, "reuse_slot")[UNSAFE_ACCEPT] == 1
     assert result.exit_code("unsafe") == 1
     assert result.exit_code("any") == 1
@@ -368,11 +369,23 @@ def test_diff_corpus_with_a_user_callable(small_corpus: Path) -> None:
 
 
 def test_refusing_callable_is_a_false_reject(small_corpus: Path) -> None:
-    spec = "tests.test_diff_support:refusing_accumulate"
+    spec = "tests.test_diff_support:cautious_accumulate"
     result = diff_corpus([small_corpus], [spec])
     assert result.counts(spec)[FALSE_REJECT] == 1  # the valid case
+    assert result.proves_nothing() is None
     assert result.exit_code("unsafe") == 0
     assert result.exit_code("any") == 1
+
+
+def test_refusing_every_case_for_one_reason_proves_nothing(small_corpus: Path) -> None:
+    spec = "tests.test_diff_support:refusing_accumulate"
+    result = diff_corpus([small_corpus], [spec])
+    assert result.counts(spec)[FALSE_REJECT] == 1 and result.found(UNSAFE_ACCEPT) == 0
+    assert result.proves_nothing() == (
+        f"adapter {spec!r} refused every one of its 6 case(s) for the same reason:"
+        " Rejected: refused"
+    )
+    assert result.exit_code("unsafe") == result.exit_code("never") == 1
 
 
 def test_examples_spread_over_operators(small_corpus: Path) -> None:
@@ -382,6 +395,7 @@ def test_examples_spread_over_operators(small_corpus: Path) -> None:
     assert [(e.classification, e.case.operator) for e in examples] == [
         (UNSAFE_ACCEPT, "reuse_slot"),
         (UNSAFE_ACCEPT, "truncate"),
+        (ADAPTER_CRASH, "object_fragment"),
     ]
     assert result.examples(per=0) == []
     first = result.first(spec, "truncate", UNSAFE_ACCEPT)
@@ -407,6 +421,7 @@ def test_in_memory_case() -> None:
     case = case_from_fixture({**PARALLEL, "meta": {"operators": ["refragment"]}})
     assert case.operator == "refragment" and "meta" not in case.fixture
     empty = DiffResult(corpus=[], adapters=[], cases=[])
-    assert empty.operators() == [] and empty.exit_code("any") == 0
+    assert empty.operators() == [] and empty.proves_nothing() == "no case was read"
+    assert empty.exit_code("never") == 1
     with pytest.raises(ValueError):
         empty.exit_code("sometimes")

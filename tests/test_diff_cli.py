@@ -27,6 +27,7 @@ from toolstream.cli import cli
 
 NAIVE = "tests.test_diff_support:naive_accumulate"
 REFUSING = "tests.test_diff_support:refusing_accumulate"
+CAUTIOUS = "tests.test_diff_support:cautious_accumulate"
 
 
 def run(*args: Any, env: dict[str, str] | None = None) -> Result:
@@ -99,9 +100,11 @@ def test_json_output_is_deterministic(corpus: Path) -> None:
         (NAIVE, "unsafe", 1),
         (NAIVE, "any", 1),
         (NAIVE, "never", 0),
-        (REFUSING, "unsafe", 0),  # false rejects only
-        (REFUSING, "any", 1),
-        (REFUSING, "never", 0),
+        (CAUTIOUS, "unsafe", 0),  # false rejects only
+        (CAUTIOUS, "any", 1),
+        (CAUTIOUS, "never", 0),
+        (REFUSING, "unsafe", 1),  # refuses everything for one reason: proves nothing
+        (REFUSING, "never", 1),
     ],
 )
 def test_fail_on(corpus: Path, adapter: str, fail_on: str, status: int) -> None:
@@ -234,7 +237,11 @@ def test_command_adapter_bad_output_is_a_crash(corpus: Path, tmp_path: Path) -> 
     data = json.loads(result.stdout)
     totals = data["totals"][f"cmd:{sys.executable} {script}"]
     assert totals["adapter_crash"] == 5
-    assert result.exit_code == 0  # crashes are not unsafe
+    # not unsafe, but a crash on every case proves nothing: red, with the reason
+    assert result.exit_code == 1
+    assert "this run proves nothing" in result.stderr
+    assert "crashed on every one of its 5 case(s) for the same reason" in result.stderr
+    assert "answer is not JSON" in result.stderr
 
 
 def test_missing_command_is_skipped(corpus: Path) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from toolstream import Rejected
 from toolstream.adapters import Adapter, AdapterCall, AdapterResult
 
 WEATHER = {
@@ -386,8 +387,26 @@ def naive_accumulate(fixture: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def refusing_accumulate(fixture: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """A user accumulator that refuses every turn (raising = rejecting)."""
-    raise ValueError("refused")
+    """A user accumulator that refuses every turn for the same reason: a run
+    of it proves nothing."""
+    raise Rejected("refused")
+
+
+def cautious_accumulate(fixture: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A user accumulator that refuses (``toolstream.Rejected``) a turn whose
+    arguments come in more than one fragment, or not as a string, and
+    otherwise hands over what :func:`naive_accumulate` does."""
+    pieces: dict[Any, int] = {}
+    for body in fixture.get("chunks") or []:
+        for choice in body.get("choices") or []:
+            for entry in (choice.get("delta") or {}).get("tool_calls") or []:
+                arguments = (entry.get("function") or {}).get("arguments")
+                if arguments is not None and not isinstance(arguments, str):
+                    raise Rejected("arguments are not a string")
+                pieces[entry.get("index")] = pieces.get(entry.get("index"), 0) + 1
+    if any(count > 1 for count in pieces.values()):
+        raise Rejected(f"{max(pieces.values())} argument fragments")
+    return naive_accumulate(fixture)
 
 
 def write_case(

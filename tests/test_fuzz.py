@@ -24,6 +24,7 @@ runs the same properties for a fixed time.
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 import math
@@ -88,6 +89,10 @@ def _finite(literal: str) -> float:
     return value
 
 
+IDS_OPTIONAL = frozenset({"gemini"})
+"""Profiles whose calls are identified by position when they carry no id."""
+
+
 def independent_check(report: Report, fixture: Any) -> None:
     """What "executable" must imply, checked without the validator's code."""
     assert report.status in STATUSES
@@ -99,6 +104,8 @@ def independent_check(report: Report, fixture: Any) -> None:
     calls = report.client_calls()
     assert calls, "an executable turn with no client call"
     ids = [c.id for c in calls]
+    if fixture.get("profile") in IDS_OPTIONAL:
+        ids = [i for i in ids if i is not None]  # a Gemini call may have none
     assert all(isinstance(i, str) and i for i in ids), ids
     assert len(set(ids)) == len(ids), f"duplicate ids {ids}"
     for c in calls:
@@ -421,12 +428,159 @@ def bedrock_events(draw: st.DrawFn) -> Any:
     return draw(_maybe(st.just({key: body})))
 
 
+# -- issue 14: gemini, gemini-interactions, cohere, bedrock-invoke ------------------------
+
+json_paths = _maybe(
+    st.sampled_from(["$.city", "$.city", "$.a", "$.a[0]", "$.a[1]", "$['a']", "$", "city", "$.a.b"])
+)
+
+
+@st.composite
+def partial_entries(draw: st.DrawFn) -> Any:
+    field = draw(st.sampled_from(["stringValue", "numberValue", "boolValue", "nullValue"]))
+    value = {
+        "stringValue": st.sampled_from(["Pa", "ris", "", "\ud800"]),
+        "numberValue": st.sampled_from([1, 2.5, "NaN"]),
+        "boolValue": st.booleans(),
+        "nullValue": st.sampled_from([None, "NULL_VALUE"]),
+    }[field]
+    entry = {"jsonPath": draw(json_paths), field: draw(_maybe(value))}
+    if draw(st.booleans()):
+        entry["willContinue"] = draw(_maybe(st.booleans()))
+    return draw(_maybe(st.just(entry)))
+
+
+@st.composite
+def gemini_chunks(draw: st.DrawFn) -> Any:
+    call = draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "name": names,
+                "id": idents,
+                "args": _maybe(st.sampled_from([{"city": "Paris"}, {}, {"city": 1}])),
+                "partialArgs": _maybe(st.lists(partial_entries(), max_size=3)),
+                "willContinue": _maybe(st.booleans()),
+            },
+        )
+    )
+    part = draw(
+        _maybe(st.one_of(st.just({"functionCall": call}), st.just({"text": "hi", "thought": True})))
+    )
+    candidate = draw(
+        st.fixed_dictionaries(
+            {"content": _maybe(st.just({"role": "model", "parts": [part]}))},
+            optional={
+                "index": indices,
+                "finishReason": _maybe(st.sampled_from(["STOP", "MAX_TOKENS"])),
+            },
+        )
+    )
+    return draw(_maybe(st.just({"candidates": [candidate]})))
+
+
+@st.composite
+def interactions_events(draw: st.DrawFn) -> Any:
+    kind = draw(
+        _maybe(
+            st.sampled_from(
+                [
+                    "interaction.created",
+                    "step.start",
+                    "step.delta",
+                    "step.stop",
+                    "interaction.completed",
+                    "interaction.status_update",
+                    "error",
+                ]
+            )
+        )
+    )
+    step = st.fixed_dictionaries(
+        {"type": _maybe(st.sampled_from(["function_call", "thought", "google_search_call"]))},
+        optional={"id": idents, "name": names, "arguments": _maybe(st.just({}))},
+    )
+    delta = st.fixed_dictionaries(
+        {"type": _maybe(st.sampled_from(["arguments_delta", "text"]))},
+        optional={"arguments": fragments, "text": st.text(max_size=3)},
+    )
+    status = _maybe(st.sampled_from(["requires_action", "completed", "failed"]))
+    return draw(
+        st.fixed_dictionaries(
+            {"event_type": st.just(kind)},
+            optional={
+                "index": indices,
+                "step": _maybe(step),
+                "delta": _maybe(delta),
+                "interaction": _maybe(st.fixed_dictionaries({"status": status})),
+            },
+        )
+    )
+
+
+@st.composite
+def cohere_events(draw: st.DrawFn) -> Any:
+    kind = draw(
+        _maybe(
+            st.sampled_from(
+                [
+                    "message-start",
+                    "tool-call-start",
+                    "tool-call-delta",
+                    "tool-call-end",
+                    "tool-plan-delta",
+                    "message-end",
+                    "content-delta",
+                ]
+            )
+        )
+    )
+    call = st.fixed_dictionaries(
+        {},
+        optional={
+            "id": idents,
+            "type": _maybe(st.just("function")),
+            "function": _maybe(
+                st.fixed_dictionaries({}, optional={"name": names, "arguments": fragments})
+            ),
+        },
+    )
+    delta = st.fixed_dictionaries(
+        {},
+        optional={
+            "message": _maybe(st.fixed_dictionaries({"tool_calls": _maybe(call)})),
+            "finish_reason": _maybe(st.sampled_from(["TOOL_CALL", "COMPLETE", "ERROR"])),
+        },
+    )
+    return draw(
+        st.fixed_dictionaries(
+            {"type": st.just(kind)}, optional={"index": indices, "delta": _maybe(delta)}
+        )
+    )
+
+
+@st.composite
+def bedrock_invoke_events(draw: st.DrawFn) -> Any:
+    inner = draw(anthropic_events())
+    data = base64.b64encode(json.dumps(inner).encode()).decode()
+    if draw(st.integers(0, 9)) == 0:
+        data = data[: draw(st.integers(0, len(data)))]
+    kind = draw(_maybe(st.sampled_from(["chunk", "chunk", "chunk", "throttlingException"])))
+    key = kind if isinstance(kind, str) else json.dumps(kind)
+    return draw(_maybe(st.just({key: {"bytes": data}})))
+
+
 SHAPED: dict[str, Callable[[], st.SearchStrategy[Any]]] = {
     "openai": chat_chunks,
     "mistral": chat_chunks,
     "anthropic": anthropic_events,
     "openai-responses": responses_events,
     "bedrock": bedrock_events,
+    # issue 14
+    "gemini": gemini_chunks,
+    "gemini-interactions": interactions_events,
+    "cohere": cohere_events,
+    "bedrock-invoke": bedrock_invoke_events,
 }
 requests = st.one_of(
     st.none(),

@@ -5,6 +5,8 @@ and ``toolstream.adapters``) uses only the standard library, so it can be
 vendored into a locked-down CI.
 """
 
+from typing import Any
+
 from toolstream.api import validate, validate_bytes
 from toolstream.findings import Code, Finding
 from toolstream.gate import Gate
@@ -20,8 +22,19 @@ __all__ = [
     "Finding",
     "Gate",
     "Limits",
+    "Rejected",
     "Report",
     "__version__",
     "validate",
     "validate_bytes",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # ``toolstream.Rejected`` lives with the adapter contract; imported on
+    # first use so that ``import toolstream`` stays the standard-library core
+    if name == "Rejected":
+        from toolstream.adapters.base import Rejected
+
+        return Rejected
+    raise AttributeError(f"module 'toolstream' has no attribute {name!r}")

@@ -2,10 +2,12 @@
 
 ::
 
-    {"profile": "openai" | "mistral" | "anthropic" | "openai-responses" | "bedrock",
+    {"profile": "openai" | "mistral" | "anthropic" | "openai-responses" | "bedrock"
+                | "gemini" | "gemini-interactions" | "cohere" | "bedrock-invoke",
      "tool_schemas": {name: JSON Schema, ...},
-     "chunks": [...]          # openai, mistral
-     "events": [...]          # anthropic, openai-responses, bedrock
+     "chunks": [...]          # openai, mistral, gemini
+     "events": [...]          # anthropic, openai-responses, bedrock, gemini-interactions,
+                              # cohere, bedrock-invoke
      "request": {...},        # optional: what the request asked for (tool_choice)
      "meta": {...},           # optional: free-form provenance
      "expect": {...}}         # optional: the label a corpus case carries

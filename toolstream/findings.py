@@ -136,6 +136,42 @@ class Code(str, enum.Enum):
     ``function_call_arguments.done`` or ``output_item.done``) and they differ
     from the reassembled fragments byte for byte."""
 
+    # -- issue 14: Gemini / Vertex streamed arguments (partialArgs) and
+    # -- Bedrock InvokeModelWithResponseStream
+
+    INVALID_JSON_PATH = "invalid_json_path"
+    """A Vertex ``partialArgs`` entry whose ``jsonPath`` is not a normalized
+    RFC 9535 path below the root (``$`` then ``.name``, ``['name']`` or
+    ``[n]`` segments, nothing else)."""
+
+    INVALID_PARTIAL_ARG = "invalid_partial_arg"
+    """A ``partialArgs`` entry that is not an object with a string
+    ``jsonPath`` and exactly one value (``stringValue``, ``numberValue``,
+    ``boolValue``, ``nullValue``) of its type, or whose ``willContinue`` is
+    set on a value that is not a string; or a call that sends both whole
+    ``args`` and ``partialArgs``."""
+
+    BROKEN_STRING_CONTINUATION = "broken_string_continuation"
+    """A streamed string value was continued on another path, continued after
+    its ``willContinue`` had ended, or left continuing when its call ended."""
+
+    DUPLICATE_ASSIGNMENT = "duplicate_assignment"
+    """A ``partialArgs`` path was given a value twice: which one the client
+    keeps is up to its merge code."""
+
+    PATH_TYPE_CONFLICT = "path_type_conflict"
+    """A ``partialArgs`` path uses one container as two types (``$.a`` as an
+    object and as an array) or goes below a value that is not a container."""
+
+    ARRAY_INDEX_GAP = "array_index_gap"
+    """A ``partialArgs`` path names an array index past the array's end
+    (``$.a[2]`` when ``$.a`` holds one element): an element was lost."""
+
+    UNSUPPORTED_MODEL_FAMILY = "unsupported_model_family"
+    """A Bedrock InvokeModelWithResponseStream capture whose wrapped stream
+    belongs to a model family the kit cannot read (only Anthropic's Messages
+    events are supported).  Fatal: nothing in it is interpreted."""
+
 
 @dataclass(frozen=True)
 class Finding:

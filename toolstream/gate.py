@@ -266,14 +266,14 @@ class Gate:
         earlier: SlotKey | None,
         schema_problems: dict[str, ProtocolError | Callable[[Any], bool]],
     ) -> None:
-        if slot.id is None:
+        if slot.id is None and self._profile.requires_ids:
             raise ProtocolError(Code.MISSING_ID, "call reached its terminal without an id")
         if slot.name is None:
             raise ProtocolError(Code.MISSING_NAME, "call reached its terminal without a name")
         if earlier is not None:
             raise ProtocolError(
                 Code.DUPLICATE_ID,
-                f"id {slot.id[:40]!r} is also the id of slot {earlier[1]}",
+                f"id {(slot.id or '')[:40]!r} is also the id of slot {earlier[1]}",
             )
         text = "".join(slot.parts)
         if slot.initial_input is not None:
@@ -388,6 +388,8 @@ class Gate:
 
     def _applicable(self) -> bool:
         if self._fatal:
+            return True
+        if self._findings and self._profile.closed_world:
             return True
         turn = self._turn
         if any(s.kind == CLIENT for s in turn.slots.values()):

@@ -8,8 +8,10 @@ from .base import (
     NO_INPUT,
     Adapter,
     AdapterCall,
+    AdapterOutputError,
     AdapterResult,
     AdapterUnavailable,
+    Rejected,
     UnsupportedProfile,
 )
 from .registry import ADAPTERS, adapter_names, get_adapter, resolve_adapter
@@ -19,8 +21,10 @@ __all__ = [
     "NO_INPUT",
     "Adapter",
     "AdapterCall",
+    "AdapterOutputError",
     "AdapterResult",
     "AdapterUnavailable",
+    "Rejected",
     "UnsupportedProfile",
     "adapter_names",
     "get_adapter",

@@ -35,11 +35,16 @@ __all__ = [
     "DEFAULT_EXTRA",
     "LIBRARY_NOTE_PREFIX",
     "NO_INPUT",
+    "RESULT_SHAPES",
     "Adapter",
     "AdapterCall",
+    "AdapterOutputError",
     "AdapterResult",
     "AdapterUnavailable",
+    "Rejected",
     "UnsupportedProfile",
+    "coerce_calls",
+    "coerce_result",
     "fixture_profile",
     "library_raised",
     "package_version",
@@ -149,6 +154,111 @@ class UnsupportedProfile(ValueError):
     """The fixture's profile is not one the adapter can take."""
 
 
+class Rejected(Exception):
+    """Raised by a user adapter to refuse a turn (``toolstream.Rejected``).
+
+    This, a type named with ``--reject-on module:Exception``, or a returned
+    refusal (:meth:`AdapterResult.rejection`, or ``{"rejected": true,
+    "reason": ...}``) is how a user adapter says "my application would not
+    execute this turn".  Any other exception is an ``adapter_crash``: a bug
+    in the adapter is never mistaken for a refusal."""
+
+
+class AdapterOutputError(ValueError):
+    """An adapter answered with something that is not one of
+    :data:`RESULT_SHAPES` (an ``adapter_crash``)."""
+
+
+RESULT_SHAPES: Final = (
+    "a list (or tuple, or generator) of calls, each an AdapterCall, a mapping"
+    " {id, name, arguments[, input]} or an (id, name, arguments) tuple;"
+    ' or an AdapterResult; or a mapping {"calls": [...]} or {"rejected": true,'
+    ' "reason": ...}'
+)
+"""The answers a user adapter may give, as error messages name them."""
+
+_CALL_KEYS: Final = frozenset({"id", "name", "arguments", "input"})
+
+
+def _coerce_call(item: Any, position: int, source: str) -> AdapterCall:
+    if isinstance(item, AdapterCall):
+        return item
+    if isinstance(item, Mapping):
+        unknown = set(item) - _CALL_KEYS
+        if unknown:
+            raise AdapterOutputError(
+                f"{source}: call {position} has unknown keys {sorted(map(str, unknown))};"
+                " a call has id, name, arguments and optionally input"
+            )
+        fields = {k: item.get(k) for k in ("id", "name", "arguments")}
+        parsed = item["input"] if "input" in item else NO_INPUT
+    elif isinstance(item, (tuple, list)) and len(item) == 3:
+        fields = dict(zip(("id", "name", "arguments"), item, strict=True))
+        parsed = NO_INPUT
+    else:
+        shown = (
+            f"a {len(item)}-element {type(item).__name__}"
+            if isinstance(item, (tuple, list))
+            else type(item).__name__
+        )
+        raise AdapterOutputError(
+            f"{source}: call {position} is {shown}; expected an AdapterCall, a mapping"
+            " {id, name, arguments[, input]} or an (id, name, arguments) tuple"
+        )
+    for key, value in fields.items():
+        if value is not None and not isinstance(value, str):
+            raise AdapterOutputError(
+                f"{source}: call {position} {key!r} must be a string or null,"
+                f" got {type(value).__name__}"
+            )
+    return AdapterCall(
+        id=fields["id"], name=fields["name"], arguments=fields["arguments"], input=parsed
+    )
+
+
+def coerce_calls(value: Any, *, source: str) -> tuple[AdapterCall, ...]:
+    """A sequence (or iterator) of calls in any accepted call shape as
+    :class:`AdapterCall`\\ s; raises :class:`AdapterOutputError` naming the
+    expected shape otherwise.  An iterator is consumed here, so an exception
+    it raises surfaces to the caller like one raised by the adapter itself."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, (list, tuple, Iterator)):
+        got = "None" if value is None else type(value).__name__
+        raise AdapterOutputError(f"{source}: returned {got}; expected {RESULT_SHAPES}")
+    return tuple(_coerce_call(item, i, source) for i, item in enumerate(value))
+
+
+def coerce_result(value: Any, *, source: str) -> AdapterResult:
+    """A user adapter's answer (any of :data:`RESULT_SHAPES`) as an
+    :class:`AdapterResult`; raises :class:`AdapterOutputError` otherwise."""
+    if isinstance(value, AdapterResult):
+        return value
+    if isinstance(value, Mapping):
+        if "rejected" in value:
+            extra = set(value) - {"rejected", "reason"}
+            if value["rejected"] is not True or extra:
+                raise AdapterOutputError(
+                    f'{source}: a refusal is {{"rejected": true, "reason": "..."}},'
+                    f" got keys {sorted(map(str, value))} with rejected={value['rejected']!r}"
+                )
+            reason = value.get("reason")
+            return AdapterResult.rejection(str(reason) if reason is not None else "rejected")
+        if set(value) == {"calls"} or set(value) == {"calls", "finish_reason"}:
+            finish = value.get("finish_reason")
+            if finish is not None and not isinstance(finish, str):
+                raise AdapterOutputError(f"{source}: finish_reason must be a string or null")
+            return AdapterResult(
+                calls=coerce_calls(value["calls"], source=source),
+                rejected=False,
+                invalid=(),
+                finish_reason=finish,
+            )
+        raise AdapterOutputError(
+            f"{source}: returned a mapping with keys {sorted(map(str, value))[:6]};"
+            f" expected {RESULT_SHAPES}"
+        )
+    return AdapterResult(calls=coerce_calls(value, source=source), rejected=False, invalid=())
+
+
 class Adapter(abc.ABC):
     """A shim around one library's stream reassembly.
 
@@ -173,6 +283,10 @@ class Adapter(abc.ABC):
     def library_version(self) -> str | None:
         """Installed version of :attr:`package`, or ``None``."""
         return package_version(self.package)
+
+    def close(self) -> None:  # noqa: B027 - optional hook, most adapters hold nothing
+        """Release what :meth:`run` started (a persistent process); the
+        harness calls it once the run is over.  Nothing by default."""
 
     def check_profile(self, fixture: Mapping[str, Any]) -> str:
         profile = fixture_profile(fixture)

@@ -3,11 +3,14 @@
 The names are part of the CLI contract (``toolstream diff --adapter NAME``):
 add new ones, never rename.  Besides registry names, :func:`resolve_adapter`
 takes ``cmd:PROGRAM ARGS...`` (a :class:`~toolstream.adapters.user.CommandAdapter`),
+``lines:PROGRAM ARGS...`` (a :class:`~toolstream.adapters.user.PersistentCommandAdapter`),
 ``client:NAME[@TRANSPORT]`` (a client library driven over HTTP,
 :mod:`toolstream.clients`) and ``package.module:function`` (a user callable).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from .anthropic_python import AnthropicPythonAdapter
 from .base import Adapter
@@ -38,21 +41,43 @@ def get_adapter(name: str) -> Adapter:
     return cls()
 
 
-def resolve_adapter(spec: str, *, timeout: float = 30.0) -> Adapter:
-    """A registry name, ``cmd:COMMAND LINE`` or ``package.module:function``."""
+def resolve_adapter(
+    spec: str,
+    *,
+    timeout: float = 30.0,
+    profiles: Sequence[str] | None = None,
+    reject_on: Sequence[str] = (),
+) -> Adapter:
+    """A registry name, ``cmd:COMMAND LINE`` (one process per case),
+    ``lines:COMMAND LINE`` (one persistent process, a JSON line per case) or
+    ``package.module:function``.  ``profiles`` and ``reject_on``
+    (``module:Exception`` names) apply to user adapters only: a built-in
+    adapter's profiles are what its library takes, and its refusals are the
+    ones its module documents."""
     if spec in ADAPTERS:
         return get_adapter(spec)
     if spec.startswith("client:"):  # a client library over HTTP (toolstream.clients)
         from toolstream.clients import client_adapter
 
         return client_adapter(spec[len("client:") :], timeout=timeout)
-    from .user import CommandAdapter, load_callable_adapter
+    from .user import (
+        CommandAdapter,
+        PersistentCommandAdapter,
+        load_callable_adapter,
+        load_exception,
+    )
 
     if spec.startswith("cmd:"):
-        return CommandAdapter(spec[len("cmd:") :].strip(), timeout=timeout)
+        return CommandAdapter(spec[len("cmd:") :].strip(), timeout=timeout, profiles=profiles)
+    if spec.startswith("lines:"):
+        return PersistentCommandAdapter(
+            spec[len("lines:") :].strip(), timeout=timeout, profiles=profiles
+        )
     if ":" in spec:
-        return load_callable_adapter(spec)
+        return load_callable_adapter(
+            spec, profiles=profiles, reject_on=tuple(load_exception(e) for e in reject_on)
+        )
     raise KeyError(
         f"unknown adapter {spec!r}; use one of {', '.join(ADAPTERS)}, "
-        "'cmd:PROGRAM ARGS...' or 'package.module:function'"
+        "'cmd:PROGRAM ARGS...', 'lines:PROGRAM ARGS...' or 'package.module:function'"
     )

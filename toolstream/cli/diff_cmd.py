@@ -9,6 +9,7 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
+from toolstream.cli.diff_render import counts_table, examples_table, profiles_table, summary_text
 from toolstream.cli.render import console
 from toolstream.clients.harness import run_delivered
 from toolstream.clients.transports import TRANSPORTS
@@ -19,8 +20,9 @@ from toolstream.diff import (
     load_corpus,
     resolve_adapters,
 )
-from toolstream.diff.render import counts_table, examples_table, summary_text
 from toolstream.diff.results import FAIL_ON, sort_examples
+from toolstream.diff.runner import UserOptions
+from toolstream.profiles import PROFILES
 
 WIDE = 200
 """Width of the table output when stdout is not a terminal."""
@@ -75,8 +77,42 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[str]:
     "commands",
     multiple=True,
     metavar="'CMD'",
-    help="An external adapter: fixture JSON on stdin, JSON list of calls on stdout,"
-    " non-zero exit = rejected. Repeatable.",
+    help="An external adapter (see --protocol): the fixture JSON in, its calls (a JSON"
+    " list) or a refusal out. Repeatable.",
+)
+@click.option(
+    "--protocol",
+    type=click.Choice(["per-case", "lines"]),
+    default="per-case",
+    show_default=True,
+    help="For --adapter-command. per-case: one process per case, the fixture on stdin,"
+    " non-zero exit = refused. lines: one process for the run, one JSON line in and one"
+    " out per case (much faster).",
+)
+@click.option(
+    "--adapter-profile",
+    "adapter_profiles",
+    multiple=True,
+    type=click.Choice(list(PROFILES)),
+    metavar="PROFILE",
+    help="The profiles your adapters (callables, commands) take; other cases are not_run."
+    " Repeatable. Default: a callable's toolstream_profiles attribute, else every profile.",
+)
+@click.option(
+    "--reject-on",
+    "reject_on",
+    multiple=True,
+    metavar="MODULE:EXCEPTION",
+    help="An exception type that a callable adapter raises to refuse a turn, besides"
+    " toolstream.Rejected (any other exception is an adapter_crash). Repeatable.",
+)
+@click.option(
+    "--profile",
+    "only_profiles",
+    multiple=True,
+    type=click.Choice(list(PROFILES)),
+    metavar="PROFILE",
+    help="Only the cases of this profile. Repeatable.",
 )
 @click.option(
     "--client",
@@ -117,8 +153,9 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[str]:
     type=click.Choice(FAIL_ON),
     default="unsafe",
     show_default=True,
-    help="Exit 1 on any unsafe_accept (unsafe), on any classification other than"
-    " agree/not_run (any), or never.",
+    help="Exit 1 on any unsafe_accept (unsafe); on any unsafe_accept, wrong_calls,"
+    " false_reject or adapter_crash (any); or never. A run that proves nothing"
+    " (an adapter crashed on, or refused for one reason, every case) exits 1 anyway.",
 )
 @click.option(
     "--examples",
@@ -154,6 +191,10 @@ def diff(
     corpus: tuple[str, ...],
     adapter_specs: tuple[str, ...],
     commands: tuple[str, ...],
+    protocol: str,
+    adapter_profiles: tuple[str, ...],
+    reject_on: tuple[str, ...],
+    only_profiles: tuple[str, ...],
     client_names: tuple[str, ...],
     transports: str,
     output_format: str,
@@ -168,21 +209,27 @@ def diff(
     each case per adapter against the reference verdict, recomputed:
     agree, unsafe_accept, wrong_calls, false_reject, adapter_crash or not_run.
 
-    Exit status: 0, or 1 when --fail-on is met; 64 misuse (unknown adapter,
-    no such corpus, no case, no adapter able to run).
+    Exit status: 0; 1 when --fail-on is met, or when the run proves nothing
+    (an adapter crashed on every case, or refused every case for the same
+    reason; the reason is printed); 64 misuse (unknown adapter, no such
+    corpus, no case read, no adapter able to run).
     """
+    prefix = "lines:" if protocol == "lines" else "cmd:"
     clients = _client_specs(client_names, transports)
-    specs = list(adapter_specs) + [f"cmd:{c}" for c in commands] + clients
+    specs = list(adapter_specs) + [f"{prefix}{c}" for c in commands] + clients
     if not specs:
         specs = list(BUILT_IN)
     for command in commands:
         if not command.strip():
             raise click.UsageError("--adapter-command needs a command")
+    options = UserOptions(profiles=tuple(adapter_profiles) or None, reject_on=tuple(reject_on))
     try:
         cases, unreadable = load_corpus(corpus)
-        loaded = resolve_adapters(specs, timeout=timeout)
+        loaded = resolve_adapters(specs, timeout=timeout, options=options)
     except (CorpusError, AdapterSpecError) as error:
         raise click.UsageError(str(error)) from None
+    if only_profiles:
+        cases = [c for c in cases if c.profile in only_profiles]
 
     err = console(stderr=True)
     for item in loaded:
@@ -190,9 +237,12 @@ def diff(
             err.print(Text(f"skipped: {item.info.skipped}", style="yellow"))
     if all(item.adapter is None for item in loaded):
         raise click.UsageError("no adapter can run here (see the messages above)")
-    if unreadable and not quiet:
+    if unreadable and (not quiet or not cases):
         for bad in unreadable:
             err.print(Text(f"not a case, left out: {bad.path}: {bad.error}", style="yellow"))
+    if not cases:
+        which = f" of profile {', '.join(only_profiles)}" if only_profiles else ""
+        raise click.UsageError(f"no case{which} could be read from {', '.join(corpus)}")
 
     runnable = sum(1 for item in loaded if item.adapter is not None)
     with Progress(
@@ -211,6 +261,7 @@ def diff(
             jobs=jobs,
             timeout=timeout,
             on_progress=lambda n: progress.advance(task, n),
+            options=options,
         )
 
     # one result per group: a cut transport's clients are judged against
@@ -242,8 +293,19 @@ def diff(
                 what = "the whole case" if cut is None else f"what transport {cut} delivers"
                 out.print(Text(f"judged against {what}", style="bold"))
             out.print(counts_table(result))
+            per_profile = profiles_table(result)
+            if per_profile is not None:
+                out.print(per_profile)
             worst = sort_examples(result.examples(examples))
             if worst:
                 out.print(examples_table(worst))
             out.print(summary_text(result))
+    for cut, result in outcomes:
+        nothing = result.proves_nothing()
+        if nothing is not None:
+            where = "" if cut is None else f" (transport {cut})"
+            err.print(
+                Text(f"this run proves nothing{where}: {nothing}", style="bold red"),
+                soft_wrap=True,
+            )
     sys.exit(max(result.exit_code(fail_on) for _, result in outcomes))

@@ -56,6 +56,20 @@ from toolstream.findings import Code
     help="Seconds per --command run; a run that takes longer counts as not failing.",
 )
 @click.option(
+    "--allow-verdict-change",
+    is_flag=True,
+    help="Let the reference verdict's class change while shrinking (by default a blocked"
+    " case stays blocked, a passing one passing).",
+)
+@click.option(
+    "--reject-on",
+    "reject_on",
+    multiple=True,
+    metavar="MODULE:EXCEPTION",
+    help="For --adapter package.module:function: an exception type that refuses a turn,"
+    " besides toolstream.Rejected. Repeatable.",
+)
+@click.option(
     "--max-tests",
     type=click.IntRange(min=1),
     default=shrinking.DEFAULT_MAX_TESTS,
@@ -71,6 +85,8 @@ def shrink(
     adapter: str | None,
     command: str | None,
     timeout: float,
+    allow_verdict_change: bool,
+    reject_on: tuple[str, ...],
     max_tests: int,
     output_format: str,
     quiet: bool,
@@ -82,12 +98,17 @@ def shrink(
     The failure is, by default, "the validator still gives the verdict it
     gave on CASE.json, which contradicts CASE.json's label"; or the finding
     --expect-code stays reported; or the adapter --adapter still disagrees
-    with the reference; or --command 'CMD' still exits nonzero (CMD is split
-    like a shell would, not run by one; the candidate's path is appended, or
-    replaces every {}).
+    with the reference the same way (as toolstream diff classifies it); or
+    --command 'CMD' still exits nonzero (CMD is split like a shell would,
+    not run by one; the candidate's path is appended, or replaces every {}).
+    Whatever the predicate, the reference verdict's class (pass, blocked,
+    not_applicable) is kept unless --allow-verdict-change, and the envelope
+    (profile, the stream, the schemas of tools still called) is never
+    dropped.
 
     Exit status: 0 written, 1 the failure does not reproduce on CASE.json,
-    64 misuse (including a missing adapter or adapter library).
+    64 misuse (including a missing adapter or adapter library, and a
+    --command that fails on an empty fixture exactly as on CASE.json).
     """
     given = (("--expect-code", expect_code), ("--adapter", adapter), ("--command", command))
     chosen = [name for name, value in given if value is not None]
@@ -111,7 +132,9 @@ def shrink(
         elif command is not None:
             predicate = shrinking.CommandFails(command, timeout=timeout)
         elif adapter is not None:
-            adapter_predicate = shrinking.AdapterDisagreement(shrinking.load_adapter(adapter))
+            adapter_predicate = shrinking.AdapterDisagreement(
+                shrinking.load_adapter(adapter, reject_on=reject_on)
+            )
             if adapter_predicate.start(original) is None:
                 _not_reproducible(f"adapter {adapter!r} agrees with the reference on {case_path}")
             predicate = adapter_predicate
@@ -140,7 +163,13 @@ def shrink(
             def report(tests: int, size: int) -> None:
                 progress.update(task, description=f"{tests} tests, {size} bytes")
 
-            result = shrinking.shrink(fixture, predicate, max_tests=max_tests, on_progress=report)
+            result = shrinking.shrink(
+                fixture,
+                predicate,
+                max_tests=max_tests,
+                on_progress=report,
+                allow_verdict_change=allow_verdict_change,
+            )
     except shrinking.ShrinkError as error:
         if error.usage:
             raise click.UsageError(str(error)) from None
@@ -154,7 +183,7 @@ def shrink(
     new_meta: dict[str, Any] = dict(meta or {})
     new_meta["shrunk"] = {
         "from": fixture_digest(fixture),
-        "predicate": predicate.description,
+        "predicate": result.predicate,
     }
     if expect is not None:
         new_meta["shrunk"]["original_expect"] = expect
@@ -171,7 +200,7 @@ def shrink(
             json.dumps(
                 {
                     "output": out,
-                    "predicate": predicate.description,
+                    "predicate": result.predicate,
                     "before": before.__dict__,
                     "after": after.__dict__,
                     "tests": result.tests,
@@ -189,7 +218,7 @@ def shrink(
     if quiet:
         return
     show = console()
-    table = Table(title=Text(f"shrink: {predicate.description}"), title_justify="left")
+    table = Table(title=Text(f"shrink: {result.predicate}"), title_justify="left")
     for column in ("", "bytes", "stream items", "argument chars"):
         table.add_column(column, justify="right" if column else "left")
     table.add_row("before", str(before.bytes), str(before.items), str(before.argument_chars))

@@ -14,6 +14,7 @@ from toolstream.cli.render import console, format_option
 from toolstream.corpus import verify as verifying
 from toolstream.corpus.caseio import atomic_write, discover
 from toolstream.corpus.junit import junit_xml
+from toolstream.profiles import PROFILES
 
 
 @click.command(short_help="Check a labelled corpus against the reference validator.")
@@ -38,6 +39,15 @@ from toolstream.corpus.junit import junit_xml
     help="Check only shard K of M (1 <= K <= M); the split hashes case ids, so it is"
     " the same on every machine.",
 )
+@click.option(
+    "--profile",
+    "profiles",
+    multiple=True,
+    type=click.Choice(list(PROFILES)),
+    metavar="PROFILE",
+    help="Check only the cases of this profile (an unreadable case is always checked)."
+    " Repeatable.",
+)
 @format_option
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing unless a label does not hold.")
 def verify(
@@ -45,6 +55,7 @@ def verify(
     junit_path: str | None,
     jobs: int,
     shard: str | None,
+    profiles: tuple[str, ...],
     output_format: str,
     quiet: bool,
 ) -> None:
@@ -82,9 +93,16 @@ def verify(
     ) as progress:
         task = progress.add_task("verify", total=len(cases))
         try:
-            results = verifying.run(cases, jobs=jobs, progress=lambda n: progress.advance(task, n))
+            results = verifying.run(
+                cases,
+                jobs=jobs,
+                progress=lambda n: progress.advance(task, n),
+                profiles=profiles or None,
+            )
         except verifying.WorkerDied as error:
             raise click.ClickException(str(error)) from None
+    if not results:
+        raise click.UsageError(f"no case of profile {', '.join(profiles)} under {', '.join(paths)}")
 
     if junit_path is not None:
         atomic_write(junit_path, junit_xml(results))

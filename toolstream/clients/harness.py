@@ -261,6 +261,7 @@ def run_delivered(
     jobs: int = 1,
     timeout: float = DEFAULT_TIMEOUT,
     on_progress: Any = None,
+    options: Any = None,
 ) -> list[tuple[str | None, list[Any], list[Any]]]:
     """``toolstream.diff.run_cases`` for adapters and clients together:
     ``(cut variant or None, its loaded adapters, case results)`` per group.

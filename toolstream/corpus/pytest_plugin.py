@@ -7,10 +7,16 @@ Mark a test and take the ``toolstream_case`` fixture::
 
     import pytest
 
-    @pytest.mark.toolstream_cases("corpus/cases")
+    @pytest.mark.toolstream_cases("corpus/cases", profile="openai")
     def test_my_adapter(toolstream_case):
-        calls = my_adapter(toolstream_case.fixture)      # [(id, name, arguments), ...]
-        toolstream_case.check_calls(calls)
+        toolstream_case.check(my_adapter)     # my_adapter(fixture) -> calls, or raises Rejected
+
+``check`` applies the contract of ``toolstream diff`` (``docs/adapters.md``):
+the adapter is called with the fixture and judged against the reference
+verdict, recomputed; raising ``toolstream.Rejected`` (or a type in
+``reject_on``) refuses the turn, any other exception fails the test as an
+adapter crash.  ``check_calls(calls)`` compares calls you computed yourself
+with the case's label.  Both take the same call shapes as ``diff``.
 
 Or, without the plugin, parametrize yourself::
 
@@ -27,9 +33,11 @@ To test a client end to end, take ``toolstream_server`` as well: a running
         calls = my_client(base_url=toolstream_server.url + "/v1")
         toolstream_case.check_calls(calls)
 
-Test ids are the case ids (``operator/hash``).  A relative path is resolved
-against pytest's rootdir.  A case file that cannot be read becomes a failing
-test, never a skipped one.
+Test ids are the case ids (``operator/hash``).  A relative corpus path is
+resolved against the folder of the test file (falling back to pytest's
+rootdir when it is not there, as before).  ``profile=`` (a name or a list)
+keeps the cases of those profiles.  A case file that cannot be read becomes a
+failing test, never a skipped one.
 
 Importing this module imports only pytest; toolstream itself is loaded when a
 marked test is collected.
@@ -37,7 +45,7 @@ marked test is collected.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,6 +73,8 @@ class Case:
     raw_expect: dict[str, Any] = field(default_factory=dict, repr=False)
     raw_meta: dict[str, Any] = field(default_factory=dict, repr=False)
     error: str | None = None
+    data: bytes | None = field(default=None, repr=False)
+    """The case file's bytes (what the reference judges)."""
 
     def _usable(self) -> None:
         if self.error is not None:
@@ -109,7 +119,7 @@ class Case:
         case, and no call at all otherwise.  Each call may be a mapping with
         ``id``/``name``/``arguments`` keys, an object with those attributes,
         or an ``(id, name, arguments)`` tuple."""
-        got = [_as_call(c) for c in calls]
+        got = _as_calls(calls, self.id)
         if not self.executable:
             assert not got, (
                 f"{self.id}: the reference blocks this turn ({self.status} {self.codes}),"
@@ -120,13 +130,59 @@ class Case:
             f"{self.id}: calls differ\nexpected {self.calls!r}\ngot      {got!r}"
         )
 
+    def check(
+        self,
+        adapter: Callable[[Mapping[str, Any]], Any],
+        *,
+        reject_on: Sequence[type[BaseException]] = (),
+    ) -> None:
+        """Run ``adapter(fixture)`` under the contract of ``toolstream diff``
+        and fail unless it agrees with the reference verdict; see
+        :func:`check_adapter`."""
+        check_adapter(self, adapter, reject_on=reject_on)
 
-def _as_call(call: Any) -> dict[str, Any]:
-    if isinstance(call, Mapping):
-        return {k: call.get(k) for k in ("id", "name", "arguments")}
-    if isinstance(call, Sequence) and not isinstance(call, str) and len(call) == 3:
-        return dict(zip(("id", "name", "arguments"), call, strict=True))
-    return {k: getattr(call, k, None) for k in ("id", "name", "arguments")}
+
+def _as_calls(calls: Iterable[Any], where: str) -> list[dict[str, Any]]:
+    """Calls in any shape ``toolstream diff`` accepts, as plain dicts; a
+    wrong shape fails the test naming the expected one."""
+    from toolstream.adapters.base import AdapterOutputError, coerce_calls
+
+    try:
+        coerced = coerce_calls(calls, source=where)
+    except AdapterOutputError as error:
+        pytest.fail(str(error))
+    return [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in coerced]
+
+
+def check_adapter(
+    case: Case,
+    adapter: Callable[[Mapping[str, Any]], Any],
+    *,
+    reject_on: Sequence[type[BaseException]] = (),
+) -> None:
+    """Judge ``adapter`` on ``case`` exactly as ``toolstream diff`` judges a
+    ``package.module:function`` adapter: the reference verdict is
+    recomputed from the case's bytes; the test fails on ``unsafe_accept``,
+    ``wrong_calls``, ``false_reject`` and ``adapter_crash`` (with the detail
+    ``diff`` prints), and is skipped when the adapter declares
+    (``toolstream_profiles``) that it does not take the case's profile."""
+    from toolstream.adapters.user import CallableAdapter
+    from toolstream.diff.cases import Case as DiffCase
+    from toolstream.diff.classify import AGREE, NOT_RUN
+    from toolstream.diff.runner import reference_of, run_adapter
+
+    case._usable()
+    name = f"{getattr(adapter, '__module__', '?')}:{getattr(adapter, '__qualname__', '?')}"
+    wrapped = CallableAdapter(adapter, name=name, reject_on=reject_on)
+    judged = DiffCase(case.path, case.id, case.raw_fixture, case.data)
+    report = reference_of(judged)
+    outcome = run_adapter(wrapped, judged, report)
+    if outcome.classification == NOT_RUN:
+        pytest.skip(f"{case.id}: {outcome.detail}")
+    verdict = report.status + (f" {list(report.codes)}" if report.codes else "")
+    assert outcome.classification == AGREE, (
+        f"{case.id}: {outcome.classification}: {outcome.detail} (reference: {verdict})"
+    )
 
 
 def load_cases(path: str | Path) -> list[Case]:
@@ -155,9 +211,38 @@ def load_cases(path: str | Path) -> list[Case]:
                 raw_fixture=strip_case(loaded.case),
                 raw_expect=expect,
                 raw_meta=meta if isinstance(meta, dict) else {},
+                data=loaded.data,
             )
         )
     return cases
+
+
+def _of_profiles(cases: list[Case], profile: str | Sequence[str] | None) -> list[Case]:
+    """The cases of ``profile`` (a name or several); unreadable cases stay
+    (they must fail, whatever their profile)."""
+    if profile is None:
+        return cases
+    wanted = {profile} if isinstance(profile, str) else set(profile)
+    from toolstream.profiles import PROFILES
+
+    unknown = sorted(wanted - set(PROFILES))
+    if unknown:
+        raise pytest.UsageError(
+            f"unknown profile(s) {', '.join(unknown)}; known: {', '.join(PROFILES)}"
+        )
+    return [c for c in cases if c.error is not None or c.raw_fixture.get("profile") in wanted]
+
+
+def _corpus_path(path: str | Path, test_folder: Path | None, rootdir: Path | None) -> Path:
+    """A relative corpus path, against the test file's folder first, then
+    pytest's rootdir (where earlier versions resolved it)."""
+    candidate = Path(path)
+    if candidate.is_absolute():
+        return candidate
+    for base in (test_folder, rootdir):
+        if base is not None and (base / candidate).exists():
+            return base / candidate
+    return (test_folder or rootdir or Path.cwd()) / candidate
 
 
 def _resolve(path: str | Path, root: Path | None) -> Path:
@@ -167,22 +252,34 @@ def _resolve(path: str | Path, root: Path | None) -> Path:
     return candidate
 
 
-def toolstream_cases(path: str | Path, *, root: str | Path | None = None) -> Any:
+def toolstream_cases(
+    path: str | Path,
+    *,
+    root: str | Path | None = None,
+    profile: str | Sequence[str] | None = None,
+) -> Any:
     """``pytest.mark.parametrize`` over the cases under ``path`` (relative
-    to ``root``, default the current directory), for the argument
-    ``toolstream_case``."""
+    to ``root``, default the folder of the calling test file), for the
+    argument ``toolstream_case``; ``profile`` keeps those profiles' cases."""
+    if root is None:
+        import inspect
+
+        frame = inspect.currentframe()
+        caller = frame.f_back.f_code.co_filename if frame and frame.f_back else ""
+        root = Path(caller).resolve().parent if caller and Path(caller).is_file() else None
     where = _resolve(path, Path(root) if root is not None else None)
     if not where.exists():
         raise FileNotFoundError(f"toolstream corpus {where} does not exist")
-    cases = load_cases(where)
+    cases = _of_profiles(load_cases(where), profile)
     return pytest.mark.parametrize(FIXTURE, cases, ids=[c.id for c in cases])
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        f"{MARKER}(path): run the test once per toolstream corpus case under path"
-        f" (relative to the rootdir); the case is the '{FIXTURE}' fixture",
+        f"{MARKER}(path, profile=None): run the test once per toolstream corpus case under"
+        f" path (relative to the test file's folder), of the given profile(s) if any;"
+        f" the case is the '{FIXTURE}' fixture",
     )
 
 
@@ -194,14 +291,22 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         raise pytest.UsageError(
             f"{metafunc.definition.nodeid}: @{MARKER} needs the test to take '{FIXTURE}'"
         )
-    if len(marker.args) != 1:
-        raise pytest.UsageError(f"@{MARKER} takes one argument, the corpus path")
-    where = _resolve(marker.args[0], metafunc.config.rootpath)
+    if len(marker.args) != 1 or set(marker.kwargs) - {"profile"}:
+        raise pytest.UsageError(
+            f"@{MARKER} takes one argument, the corpus path, and optionally profile="
+        )
+    where = _corpus_path(
+        marker.args[0], Path(metafunc.definition.path).parent, metafunc.config.rootpath
+    )
     if not where.exists():
         raise pytest.UsageError(f"{metafunc.definition.nodeid}: corpus {where} does not exist")
-    cases = load_cases(where)
+    profile = marker.kwargs.get("profile")
+    cases = _of_profiles(load_cases(where), profile)
     if not cases:
-        raise pytest.UsageError(f"{metafunc.definition.nodeid}: no case files under {where}")
+        which = f" of profile {profile}" if profile else ""
+        raise pytest.UsageError(
+            f"{metafunc.definition.nodeid}: no case files{which} under {where}"
+        )
     metafunc.parametrize(FIXTURE, cases, ids=[c.id for c in cases], indirect=True)
 
 

@@ -73,8 +73,33 @@ class Predicate:
     def __call__(self, fixture: Mapping[str, Any], data: bytes) -> bool:  # pragma: no cover
         raise NotImplementedError
 
+    def check_original(self, data: bytes) -> None:
+        """Raise :class:`ShrinkError` when this predicate cannot say anything
+        about the case ``data`` (before any shrinking).  Nothing by default."""
+
     def close(self) -> None:
         """Release resources (temporary files)."""
+
+
+class VerdictKept(Predicate):
+    """``inner`` holds and the reference verdict keeps its class (``pass``,
+    ``blocked`` or ``not_applicable``) from the original.  :func:`shrink`
+    wraps every predicate in it unless asked not to: a blocked case that
+    shrinks to ``not_applicable`` (no call left) no longer shows the bug."""
+
+    def __init__(self, inner: Predicate, status: str) -> None:
+        self.inner = inner
+        self.status = status
+        self.description = f"{inner.description}, the reference still says {status}"
+
+    def __call__(self, fixture: Mapping[str, Any], data: bytes) -> bool:
+        return validate_bytes(data).status == self.status and bool(self.inner(fixture, data))
+
+    def check_original(self, data: bytes) -> None:
+        self.inner.check_original(data)
+
+    def close(self) -> None:
+        self.inner.close()
 
 
 class LabelDisagreement(Predicate):
@@ -134,131 +159,126 @@ class CommandFails(Predicate):
             return [arg.replace("{}", self.path) for arg in self.argv]
         return [*self.argv, self.path]
 
-    def __call__(self, fixture: Mapping[str, Any], data: bytes) -> bool:
+    def _run(self, data: bytes, *, capture: bool) -> tuple[int, bytes] | None:
+        """(exit status, stdout + stderr when ``capture``), or ``None`` on a timeout."""
         with open(self.path, "wb") as handle:
             handle.write(data)
+        sink = subprocess.PIPE if capture else subprocess.DEVNULL
         try:
             done = subprocess.run(
                 self.command_line(),
                 stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stdout=sink,
+                stderr=subprocess.STDOUT if capture else subprocess.DEVNULL,
                 timeout=self.timeout,
                 check=False,
             )
         except subprocess.TimeoutExpired:
-            return False
+            return None
         except OSError as error:
             raise ShrinkError(
                 f"cannot run {self.argv[0]!r}: {error.strerror or error}", usage=True
             ) from None
-        return done.returncode != 0
+        return done.returncode, done.stdout or b""
+
+    def __call__(self, fixture: Mapping[str, Any], data: bytes) -> bool:
+        done = self._run(data, capture=False)
+        return done is not None and done[0] != 0
+
+    def check_original(self, data: bytes) -> None:
+        """Refuse a command that fails on an empty fixture ``{}`` exactly as
+        on the case (same exit status, same output): it does not look at
+        the case (a missing script, a typo in the command), and shrinking
+        under it would "succeed" with ``{}``."""
+        original = self._run(data, capture=True)
+        if original is None or original[0] == 0:
+            return  # shrink() reports that the failure does not reproduce
+        if self._run(b"{}", capture=True) == original:
+            shown = original[1].decode("utf-8", "replace").strip()
+            shown = " ".join(shown.split())[:200]
+            raise ShrinkError(
+                f"the predicate does not depend on the case: {' '.join(self.argv)!r} fails"
+                f" on an empty fixture exactly as on the case (exit status {original[0]}"
+                + (f": {shown}" if shown else "")
+                + ")",
+                usage=True,
+            )
 
     def close(self) -> None:
         self._dir.cleanup()
 
 
-def load_adapter(name: str) -> Any:
-    """An instance of the registered adapter ``name``, ready to run; raises
-    ShrinkError(usage=True) when the adapters package, the adapter or its
-    library is missing."""
+def load_adapter(name: str, *, reject_on: Sequence[str] = ()) -> Any:
+    """An adapter ready to run, resolved exactly as ``toolstream diff``
+    resolves ``--adapter`` (a registry name, ``cmd:``/``lines:`` command,
+    or ``package.module:function`` imported from the installed packages or
+    the current directory); raises ShrinkError(usage=True) when the
+    adapters package, the adapter or its library is missing."""
     try:
-        from toolstream.adapters import registry
+        from toolstream.adapters.base import AdapterUnavailable
+        from toolstream.diff.runner import AdapterSpecError, UserOptions, resolve_spec
     except ImportError as error:
         raise ShrinkError(
             f"--adapter needs the toolstream.adapters package, which cannot be imported ({error})",
             usage=True,
         ) from None
-    table = getattr(registry, "ADAPTERS", None)
-    if not isinstance(table, Mapping):
-        raise ShrinkError("toolstream.adapters.registry has no ADAPTERS table", usage=True)
-    cls = table.get(name)
-    resolve = getattr(registry, "resolve_adapter", None)
-    if cls is None and not (":" in name and callable(resolve)):
-        known = ", ".join(sorted(table)) or "none"
-        raise ShrinkError(f"unknown adapter {name!r}; known: {known}", usage=True)
     try:
-        # a registry name, or (through the registry) 'cmd:...' / 'package.module:function'
-        adapter = cls() if cls is not None else resolve(name)  # type: ignore[misc]
-        available = adapter.available() if hasattr(adapter, "available") else True
-    except (ImportError, KeyError, ValueError) as error:
-        raise ShrinkError(f"adapter {name!r} cannot be loaded: {error}", usage=True) from None
-    except Exception as error:
-        if type(error).__name__ == "AdapterUnavailable":  # its library is missing
-            raise ShrinkError(str(error), usage=True) from None
-        raise
+        adapter = resolve_spec(name, options=UserOptions(reject_on=tuple(reject_on)))
+        available = adapter.available()
+    except (AdapterSpecError, AdapterUnavailable) as error:
+        raise ShrinkError(str(error), usage=True) from None
     if not available:
-        package = getattr(adapter, "package", "its library")
+        package = getattr(adapter, "package", "") or "its program"
         raise ShrinkError(
-            f"adapter {name!r} needs the Python package {package!r}, which is not importable;"
+            f"adapter {name!r} needs {package!r}, which is not importable or not found;"
             f" install it with: pip install 'toolstream[adapters]'",
             usage=True,
         )
     return adapter
 
 
-def _same_calls(adapter_calls: Sequence[Any], report: Report) -> bool:
-    reference = report.client_calls()
-    if len(adapter_calls) != len(reference):
-        return False
-    for mine, ref in zip(adapter_calls, reference, strict=True):
-        if mine.id != ref.id or mine.name != ref.name:
-            return False
-        if mine.arguments is not None:
-            if mine.arguments != ref.arguments:
-                return False
-        elif getattr(mine, "input", None) != ref.input:
-            return False
-    return True
-
-
 class AdapterDisagreement(Predicate):
-    """The adapter still disagrees with the reference in the same way as on
-    the original: it hands over calls for a turn the reference does not pass,
-    it rejects a turn the reference passes, its calls differ from the
-    reference's, or it crashes with the same exception type; and the
-    reference still gives the same verdict (status and code set), so the
-    shrink cannot slide to another input class (dropping ``tool_schemas``
-    makes any turn ``invalid_envelope``, which most libraries never look
-    at)."""
+    """The adapter still disagrees with the reference the same way as on the
+    original, by the one definition ``toolstream diff`` uses
+    (:func:`toolstream.diff.disagreement`: the classification, the exception
+    type of a crash, the differing fields of wrong calls).  The reference
+    judges the candidate's bytes, and must keep its codes too: an adapter
+    that executes every truncated turn also executes one with a bad index,
+    and sliding from one to the other would shrink a different bug."""
 
     def __init__(self, adapter: Any) -> None:
         self.adapter = adapter
         self.name = getattr(adapter, "name", type(adapter).__name__)
         self.target: str | None = None
+        self.codes: tuple[str, ...] = ()
         self.description = f"adapter {self.name!r} still disagrees with the reference"
 
     def outcome(self, data: bytes) -> str | None:
-        """The disagreement (with the reference's verdict), or ``None``."""
-        report = validate_bytes(data)
-        verdict = f"{report.status} [{', '.join(report.codes)}]"
-        fixture = json.loads(data)  # a private copy: an adapter may mutate it
-        try:
-            result = self.adapter.run(fixture)
-        except Exception as error:  # an adapter crash is a disagreement too
-            if type(error).__name__ == "AdapterUnavailable":
-                raise ShrinkError(str(error), usage=True) from None
-            if type(error).__name__ == "UnsupportedProfile":
-                return None
-            return f"adapter crashes with {type(error).__name__}; the reference says {verdict}"
-        if report.status == "pass":
-            if result.rejected:
-                return "adapter rejects a turn the reference passes"
-            if not _same_calls(result.calls, report):
-                return "adapter's calls differ from the reference's"
-            return None
-        if not result.rejected and result.calls:
-            return f"adapter hands over calls for a turn the reference says is {verdict}"
-        return None
+        """How the adapter disagrees (``Outcome.signature``), or ``None``."""
+        from toolstream.diff import disagreement
+
+        return disagreement(json.loads(data), self.adapter, data=data)
 
     def start(self, data: bytes) -> str | None:
         self.target = self.outcome(data)
+        report = validate_bytes(data)
+        self.codes = tuple(report.codes)
         if self.target is not None:
-            self.description = f"{self.target} (adapter {self.name!r})"
+            self.description = (
+                f"adapter {self.name!r} still disagrees: {self.target}"
+                f" (reference: {report_summary(report)})"
+            )
         return self.target
 
     def __call__(self, fixture: Mapping[str, Any], data: bytes) -> bool:
-        return self.target is not None and self.outcome(data) == self.target
+        if self.target is None or tuple(validate_bytes(data).codes) != self.codes:
+            return False
+        return self.outcome(data) == self.target
+
+    def close(self) -> None:
+        close = getattr(self.adapter, "close", None)
+        if callable(close):
+            close()
 
 
 # -- immutable edits ---------------------------------------------------------
@@ -332,15 +352,34 @@ def nested_lists(fixture: Mapping[str, Any]) -> list[Path_]:
     return list(reversed(found))
 
 
+ENVELOPE = ("profile", "tool_schemas")
+"""Top-level keys never dropped (with the stream's own key): without them a
+fixture is another input class (``invalid_envelope``) that says nothing
+about the failure being shrunk."""
+
+
+def _called(fixture: Mapping[str, Any], name: str) -> bool:
+    """Whether the stream may still call tool ``name`` (it appears anywhere
+    in the stream's text: conservative, a schema is kept when in doubt)."""
+    key = stream_key(fixture)
+    if key is None:
+        return False
+    return json.dumps(name)[1:-1] in json.dumps(fixture[key], ensure_ascii=False)
+
+
 def field_paths(fixture: Mapping[str, Any]) -> list[Path_]:
-    """Every droppable field: top-level keys, tools of ``tool_schemas``, and
-    every key of every object inside ``request`` and the stream (pre-order:
-    a parent is tried before its children)."""
+    """Every droppable field: top-level keys but the envelope
+    (:data:`ENVELOPE` and the stream), tools of ``tool_schemas`` that the
+    stream no longer calls, and every key of every object inside
+    ``request`` and the stream (pre-order: a parent is tried before its
+    children)."""
     out: list[Path_] = []
+    stream = stream_key(fixture)
     for key, value in fixture.items():
-        out.append((key,))
+        if key not in ENVELOPE and key != stream:
+            out.append((key,))
         if key == "tool_schemas" and isinstance(value, dict):
-            out.extend((key, name) for name in value)
+            out.extend((key, name) for name in value if not _called(fixture, name))
         elif key in ("request", stream_key(fixture)):
             for path, item in _walk(value, (key,)):
                 if isinstance(item, dict) and path:
@@ -356,114 +395,57 @@ def string_paths(fixture: Mapping[str, Any]) -> list[Path_]:
 
 
 # -- slots and fragments -----------------------------------------------------
+#
+# Where a stream's slots and argument fragments live is each profile's
+# knowledge (``Profile.slot_pieces``), not the shrinker's: a new wire format
+# gets slot and fragment passes by saying it in its profile.
 
 
-def _openai_entries(
-    fixture: Mapping[str, Any], key: str
-) -> Iterator[tuple[Path_, Any, dict[str, Any]]]:
-    """(path of a tool_calls entry, slot key or None, entry) in stream order."""
-    for ci, chunk in enumerate(fixture[key]):
-        if not isinstance(chunk, dict) or not isinstance(chunk.get("choices"), list):
-            continue
-        for hi, choice in enumerate(chunk["choices"]):
-            if not isinstance(choice, dict) or not isinstance(choice.get("delta"), dict):
-                continue
-            calls = choice["delta"].get("tool_calls")
-            if not isinstance(calls, list):
-                continue
-            number = choice.get("index", 0)
-            for ei, entry in enumerate(calls):
-                if not isinstance(entry, dict):
-                    continue
-                index = entry.get("index")
-                slot = (number, index) if type(index) is int and type(number) is int else None
-                yield (key, ci, "choices", hi, "delta", "tool_calls", ei), slot, entry
+def _pieces(fixture: Mapping[str, Any]) -> list[tuple[Any, Path_, Path_ | None, bool]]:
+    """(slot, path to delete, path of its argument text, mergeable) for
+    every piece of every slot, in stream order, paths from the fixture."""
+    key = stream_key(fixture)
+    name = fixture.get("profile")
+    profile = PROFILES.get(name) if isinstance(name, str) else None
+    if key is None or profile is None:
+        return []
+    return [
+        (
+            piece.slot,
+            (key, *piece.path),
+            (key, *piece.text) if piece.text is not None else None,
+            piece.plain,
+        )
+        for piece in profile.slot_pieces(fixture[key])
+    ]
 
 
 def slots(fixture: Mapping[str, Any]) -> list[Any]:
     """The slot keys present in the stream, in order of first appearance."""
-    key = stream_key(fixture)
-    if key is None:
-        return []
-    seen: dict[Any, None] = {}
-    if key == "events":
-        for event in fixture[key]:
-            if isinstance(event, dict) and type(event.get("index")) is int:
-                seen.setdefault(event["index"], None)
-    else:
-        for _, slot, _ in _openai_entries(fixture, key):
-            if slot is not None:
-                seen.setdefault(slot, None)
-    return list(seen)
+    return list(dict.fromkeys(slot for slot, _, _, _ in _pieces(fixture)))
 
 
 def drop_slot(fixture: Mapping[str, Any], slot: Any) -> Any:
-    """Every event of content block ``slot`` / every tool_calls entry of
-    ``slot`` removed."""
-    key = stream_key(fixture)
-    assert key is not None
-    if key == "events":
-        kept = [
-            e
-            for e in fixture[key]
-            if not (isinstance(e, dict) and type(e.get("index")) is int and e["index"] == slot)
-        ]
-        return set_at(fixture, (key,), kept)
-    doomed = [path for path, s, _ in _openai_entries(fixture, key) if s == slot]
+    """Every piece of ``slot`` removed (its events, or its ``tool_calls``
+    entries)."""
+    doomed = sorted({path for s, path, _, _ in _pieces(fixture) if s == slot}, reverse=True)
     out: Any = fixture
-    for path in reversed(doomed):  # later entries first keeps earlier paths valid
+    for path in doomed:  # later paths first keeps earlier ones valid
         out = delete_at(out, path)
     return out
 
 
 def _fragments(fixture: Mapping[str, Any]) -> list[tuple[Any, Path_, Path_, bool]]:
-    """The pieces of each slot in stream order: (slot, path of its argument
-    text, what to delete when it is merged into the previous piece, whether
-    it can be merged into the previous piece: it carries only text).  An
-    OpenAI entry without ``arguments`` (typically the one carrying id and
-    name) can still take the text of the next piece."""
-    key = stream_key(fixture)
-    if key is None:
-        return []
-    out: list[tuple[Any, Path_, Path_, bool]] = []
-    if key == "events":
-        for i, event in enumerate(fixture[key]):
-            if not (isinstance(event, dict) and event.get("type") == "content_block_delta"):
-                continue
-            delta = event.get("delta")
-            if (
-                type(event.get("index")) is int
-                and isinstance(delta, dict)
-                and delta.get("type") == "input_json_delta"
-                and isinstance(delta.get("partial_json"), str)
-            ):
-                out.append((event["index"], (key, i, "delta", "partial_json"), (key, i), True))
-        return out
-    for path, slot, entry in _openai_entries(fixture, key):
-        function = entry.get("function")
-        if slot is None or not isinstance(function, dict):
-            continue
-        arguments = function.get("arguments")
-        if arguments is not None and not isinstance(arguments, str):
-            continue
-        plain = (
-            isinstance(arguments, str)
-            and entry.get("id") in (None, "")
-            and function.get("name") in (None, "")
-        )
-        chunk_path = path[:2]
-        chunk = get_at(fixture, chunk_path)
-        choice = chunk["choices"][path[3]]
-        alone = (
-            len(chunk["choices"]) == 1
-            and len(choice["delta"]["tool_calls"]) == 1
-            and set(choice["delta"]) == {"tool_calls"}
-            and choice.get("finish_reason") is None
-            and chunk.get("error") is None
-        )
-        drop = chunk_path if alone else path
-        out.append((slot, (*path, "function", "arguments"), drop, plain))
-    return out
+    """The pieces of each slot that carry argument text, in stream order:
+    (slot, path of its text, what to delete when it is merged into the
+    previous piece, whether it can be: it carries only text).  A piece
+    without text of its own (an OpenAI entry carrying id and name) can still
+    take the text of the next one."""
+    return [
+        (slot, text, path, plain)
+        for slot, path, text, plain in _pieces(fixture)
+        if text is not None
+    ]
 
 
 def fragment_pairs(fixture: Mapping[str, Any]) -> list[tuple[Path_, Path_, Path_]]:
@@ -485,8 +467,6 @@ def merge_pair(fixture: Any, first: Path_, second: Path_, drop: Path_) -> Any:
 
 # -- JSON inside argument texts ----------------------------------------------
 
-ARGUMENT_KEYS = ("arguments", "partial_json")
-
 
 def compact(value: Any) -> str:
     """The compact JSON text of a parsed argument value."""
@@ -503,15 +483,14 @@ def parse_container(text: str) -> Any:
 
 
 def argument_texts(fixture: Mapping[str, Any]) -> list[Path_]:
-    """Argument texts in the stream that hold a whole JSON object or array."""
-    key = stream_key(fixture)
-    if key is None:
-        return []
-    return [
-        p
-        for p, v in _walk(fixture[key], (key,))
-        if isinstance(v, str) and p[-1] in ARGUMENT_KEYS and parse_container(v) is not None
-    ]
+    """Argument texts of slot pieces that hold a whole JSON object or array."""
+    out = []
+    for _, text, _, _ in _fragments(fixture):
+        if _exists(fixture, text):
+            value = get_at(fixture, text)
+            if isinstance(value, str) and parse_container(value) is not None:
+                out.append(text)
+    return out
 
 
 def json_steps(text: str) -> Iterator[tuple[str, str]]:
@@ -597,6 +576,8 @@ class ShrinkResult:
     before a fixpoint."""
     interrupted: bool = False
     """Ctrl-C stopped the run; ``fixture`` is the smallest failing one so far."""
+    predicate: str = ""
+    """What was kept true (the predicate's description, verdict pin included)."""
 
 
 class _State:
@@ -779,13 +760,20 @@ def shrink(
     *,
     max_tests: int = DEFAULT_MAX_TESTS,
     on_progress: Callable[[int, int], None] | None = None,
+    allow_verdict_change: bool = False,
 ) -> ShrinkResult:
-    """Minimize ``fixture`` (without ``expect``/``meta``) under ``predicate``.
+    """Minimize ``fixture`` (without ``expect``/``meta``) under ``predicate``,
+    kept to the original's reference verdict class (:class:`VerdictKept`)
+    unless ``allow_verdict_change``.  The envelope (``profile``, the stream,
+    ``tool_schemas`` of the tools still called) is never reduced away.
 
     Raises ShrinkError when the predicate does not hold on ``fixture``
-    itself.
+    itself, or cannot tell anything about it (:meth:`Predicate.check_original`).
     """
     start = json.loads(encode(fixture))
+    predicate.check_original(encode(start))
+    if not allow_verdict_change and not isinstance(predicate, VerdictKept):
+        predicate = VerdictKept(predicate, validate_bytes(encode(start)).status)
     if not predicate(start, encode(start)):
         raise ShrinkError(
             f"the failure does not reproduce on the original: {predicate.description}"
@@ -805,7 +793,9 @@ def shrink(
     except KeyboardInterrupt:
         minimal = False
         interrupted = True
-    return ShrinkResult(state.current, state.tests, state.reductions, minimal, interrupted)
+    return ShrinkResult(
+        state.current, state.tests, state.reductions, minimal, interrupted, predicate.description
+    )
 
 
 @dataclass(frozen=True)
@@ -822,13 +812,13 @@ class Size:
 
 
 def measure(fixture: Mapping[str, Any]) -> Size:
-    """Bytes as written, stream items, and characters of argument text
-    (``function.arguments`` / ``partial_json``)."""
+    """Bytes as written, stream items, and characters of argument text (the
+    text of every slot piece, as its profile locates it)."""
     key = stream_key(fixture)
     if key is None:
         return Size(len(encode(fixture)), 0, 0)
     chars = 0
-    for path, value in _walk(fixture[key], (key,)):
-        if isinstance(value, str) and path[-1] in ("arguments", "partial_json"):
+    for _, text, _, _ in _fragments(fixture):
+        if _exists(fixture, text) and isinstance(value := get_at(fixture, text), str):
             chars += len(value)
     return Size(len(encode(fixture)), len(fixture[key]), chars)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from toolstream.api import validate_bytes
@@ -123,8 +124,22 @@ def select_shard(cases: Sequence[CaseRef], shard: tuple[int, int] | None) -> lis
     return [c for c in cases if in_shard(c.id, k, m)]
 
 
-def _check_batch(refs: Sequence[CaseRef]) -> list[CaseResult]:
-    return [check_case(ref) for ref in refs]
+def of_profiles(ref: CaseRef, profiles: frozenset[str] | None) -> bool:
+    """Whether case ``ref`` is of one of ``profiles`` (``None``: every case).
+    A case that cannot be read counts as of every profile: it must fail,
+    never drop out of a filtered run."""
+    if profiles is None or ref.missing:
+        return True
+    loaded = load_case(ref.path)
+    if loaded.error is not None or not isinstance(loaded.case, dict):
+        return True
+    return loaded.case.get("profile") in profiles
+
+
+def _check_batch(
+    refs: Sequence[CaseRef], profiles: frozenset[str] | None = None
+) -> list[CaseResult | None]:
+    return [check_case(ref) if of_profiles(ref, profiles) else None for ref in refs]
 
 
 def _batches(cases: Sequence[CaseRef], size: int) -> Iterable[Sequence[CaseRef]]:
@@ -137,17 +152,21 @@ def run(
     *,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    profiles: Iterable[str] | None = None,
 ) -> list[CaseResult]:
     """Check ``cases``; results come back in the order of ``cases``.
 
     ``jobs > 1`` spreads batches over that many worker processes (started
     with ``spawn``, so no state leaks from the caller).  ``progress`` is
-    called with the number of cases just finished.
+    called with the number of cases just finished.  ``profiles``: check
+    only the cases of those profiles (see :func:`of_profiles`).
     """
+    wanted = frozenset(profiles) if profiles is not None else None
     if jobs <= 1 or len(cases) < 2:
         results = []
         for ref in cases:
-            results.append(check_case(ref))
+            if of_profiles(ref, wanted):
+                results.append(check_case(ref))
             if progress is not None:
                 progress(1)
         return results
@@ -156,8 +175,9 @@ def run(
     context = multiprocessing.get_context("spawn")
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            for batch in pool.map(_check_batch, _batches(cases, size)):
-                results.extend(batch)
+            checks = pool.map(partial(_check_batch, profiles=wanted), _batches(cases, size))
+            for batch in checks:
+                results.extend(r for r in batch if r is not None)
                 if progress is not None:
                     progress(len(batch))
     except BrokenProcessPool as error:

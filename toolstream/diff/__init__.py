@@ -135,19 +135,27 @@ def _adapter(adapter: str | Adapter) -> Adapter:
     return _INSTANCES[adapter]
 
 
-def diff_fixture(fixture: Mapping[str, Any], adapter: str | Adapter) -> Outcome:
+def diff_fixture(
+    fixture: Mapping[str, Any], adapter: str | Adapter, *, data: bytes | None = None
+) -> Outcome:
     """The outcome of one adapter on one fixture (``expect``/``meta``, if
-    present, are ignored; the reference verdict is recomputed)."""
+    present, are ignored; the reference verdict is recomputed, from
+    ``data`` when given: the fixture's bytes as written to a file)."""
     case = case_from_fixture(fixture)
+    if data is not None:
+        case = Case(case.path, case.operator, case.fixture, data)
     return run_adapter(_adapter(adapter), case, reference_of(case))
 
 
-def disagreement(fixture: Mapping[str, Any], adapter: str | Adapter) -> str | None:
+def disagreement(
+    fixture: Mapping[str, Any], adapter: str | Adapter, *, data: bytes | None = None
+) -> str | None:
     """How ``adapter`` disagrees with the reference on ``fixture``
     (:attr:`Outcome.signature`: e.g. ``"unsafe_accept"``,
     ``"adapter_crash:TypeError"``, ``"wrong_calls:arguments-value"``), or
-    ``None`` when it agrees or did not run."""
-    return diff_fixture(fixture, adapter).signature
+    ``None`` when it agrees or did not run.  This is the one definition of
+    "disagrees the same way": ``toolstream shrink --adapter`` keeps it."""
+    return diff_fixture(fixture, adapter, data=data).signature
 
 
 def still_disagrees(

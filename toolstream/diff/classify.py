@@ -208,6 +208,8 @@ class Outcome:
     error_type: str | None = None
     in_library: bool | None = None
     finish_reason: str | None = None
+    reason: str | None = None
+    """Why the adapter refused the turn (when ``rejected``), one clean line."""
 
     @property
     def disagrees(self) -> bool:
@@ -294,6 +296,7 @@ def classify_result(report: Report, result: AdapterResult) -> Outcome:
         "finish_reason": result.finish_reason,
     }
     reason = _clean(result.reason or "rejected") if result.rejected else ""
+    common["reason"] = reason or None
 
     if report.status != "pass":
         verdict = (

@@ -35,6 +35,18 @@ FORMAT: Final = "toolstream-diff/1"
 """The ``format`` member of the JSON output; bumped on incompatible changes."""
 
 FAIL_ON: Final = ("unsafe", "any", "never")
+"""``--fail-on`` values.  Which classifications make the run fail (exit 1):
+
+``unsafe``
+    ``unsafe_accept``;
+``any``
+    ``unsafe_accept``, ``wrong_calls``, ``false_reject`` and ``adapter_crash``
+    (everything but ``agree`` and ``not_run``);
+``never``
+    none.
+
+Whatever the value, a run that proves nothing fails too
+(:meth:`DiffResult.proves_nothing`)."""
 
 SHORT: Final = {
     AGREE: "agree",
@@ -103,17 +115,68 @@ class DiffResult:
     def disagreements(self) -> int:
         return sum(self.found(c) for c in DISAGREEMENTS)
 
+    def profiles(self) -> list[str]:
+        """The profiles of the cases, sorted (a case without one: ``(none)``)."""
+        return sorted({c.profile or NO_OPERATOR for c in self.cases})
+
+    def by_profile(self, adapter: str) -> dict[str, dict[str, int]]:
+        """Profile -> classification counts of ``adapter``."""
+        out = {p: dict.fromkeys(CLASSIFICATIONS, 0) for p in self.profiles()}
+        for case in self.cases:
+            outcome = case.outcomes.get(adapter)
+            if outcome is not None:
+                out[case.profile or NO_OPERATOR][outcome.classification] += 1
+        return out
+
+    def proves_nothing(self) -> str | None:
+        """Why this run checked nothing, in one line, or ``None``.
+
+        A run proves nothing when no case was read, when no adapter ran a
+        single case (every one ``not_run``), or when an adapter crashed on
+        every case it ran, or refused every one for the same reason (a
+        missing script, an import error, an accumulator that refuses
+        everything): its ``agree`` cells would only say "it refused"."""
+        if not self.cases:
+            return "no case was read"
+        compared = 0
+        for info in self.ran:
+            outcomes = [
+                o
+                for case in self.cases
+                if (o := case.outcomes.get(info.name)) is not None and o.classification != NOT_RUN
+            ]
+            compared += len(outcomes)
+            if not outcomes:
+                continue
+            first = outcomes[0]
+            if all(o.classification == ADAPTER_CRASH for o in outcomes):
+                same = all(o.error == first.error for o in outcomes)
+                return (
+                    f"adapter {info.name!r} crashed on every one of its {len(outcomes)} case(s)"
+                    + (" for the same reason" if same else "")
+                    + f": {first.detail}"
+                )
+            if all(o.rejected and o.reason == first.reason for o in outcomes):
+                return (
+                    f"adapter {info.name!r} refused every one of its {len(outcomes)} case(s)"
+                    f" for the same reason: {first.reason}"
+                )
+        if compared == 0:
+            return "no adapter ran any case (every case is not_run: see the profiles table)"
+        return None
+
     def exit_code(self, fail_on: str) -> int:
-        """1 when ``fail_on`` is met (``unsafe``: any ``unsafe_accept``;
-        ``any``: any classification other than ``agree``/``not_run``),
-        otherwise 0."""
-        if fail_on == "never":
-            return 0
+        """1 when the run proves nothing (:meth:`proves_nothing`), or when
+        ``fail_on`` is met (see :data:`FAIL_ON`); otherwise 0."""
+        if fail_on not in FAIL_ON:
+            raise ValueError(f"--fail-on must be one of {', '.join(FAIL_ON)}, got {fail_on!r}")
+        if self.proves_nothing() is not None:
+            return 1
         if fail_on == "unsafe":
             return 1 if self.found(UNSAFE_ACCEPT) else 0
         if fail_on == "any":
             return 1 if self.disagreements() else 0
-        raise ValueError(f"--fail-on must be one of {', '.join(FAIL_ON)}, got {fail_on!r}")
+        return 0
 
     def examples(self, per: int = 3) -> list[Example]:
         """The worst cases: for each adapter (in the order given) and each
@@ -171,7 +234,9 @@ class DiffResult:
             "counts": {
                 name: {op: self.counts(name, op) for op in self.operators()} for name in names
             },
+            "by_profile": {name: self.by_profile(name) for name in names},
             "unreadable": [{"path": u.path, "error": u.error} for u in self.unreadable],
+            "proves_nothing": self.proves_nothing(),
         }
         if cases:
             out["cases"] = [c.to_dict() for c in self.cases]

@@ -38,8 +38,10 @@ __all__ = [
     "AdapterSpecError",
     "CaseResult",
     "LoadedAdapter",
+    "UserOptions",
     "reference_of",
     "resolve_adapters",
+    "resolve_spec",
     "run_adapter",
     "run_cases",
 ]
@@ -84,16 +86,36 @@ class LoadedAdapter:
     adapter: Adapter | None
 
 
-def _resolve_one(spec: str, timeout: float) -> Adapter:
+@dataclass(frozen=True)
+class UserOptions:
+    """How user adapters (callables and commands) are set up:
+    ``profiles`` they take (``None``: every profile the validator knows) and
+    ``reject_on``, ``module:Exception`` names that count as a refusal for a
+    callable besides ``toolstream.Rejected``.  Strings only, so that worker
+    processes can resolve the adapters again."""
+
+    profiles: tuple[str, ...] | None = None
+    reject_on: tuple[str, ...] = ()
+
+
+def resolve_spec(spec: str, timeout: float = 30.0, options: UserOptions = UserOptions()) -> Adapter:
+    """One ``--adapter`` value as an adapter.  A ``package.module:function``
+    (and a ``--reject-on`` type) is imported from the installed packages or
+    the current directory.  Raises :class:`AdapterSpecError`, or
+    ``AdapterUnavailable`` when the adapter's library (or module) is
+    missing."""
     from toolstream.adapters.registry import resolve_adapter
 
     added = None
-    if ":" in spec and not spec.startswith("cmd:") and os.getcwd() not in sys.path:
+    user_module = ":" in spec and not spec.startswith(("cmd:", "lines:"))
+    if (user_module or options.reject_on) and os.getcwd() not in sys.path:
         # ``package.module:function`` of the project toolstream runs in
         added = os.getcwd()
         sys.path.insert(0, added)
     try:
-        return resolve_adapter(spec, timeout=timeout)
+        return resolve_adapter(
+            spec, timeout=timeout, profiles=options.profiles, reject_on=options.reject_on
+        )
     except KeyError as error:
         raise AdapterSpecError(str(error.args[0] if error.args else error)) from None
     except AdapterUnavailable:
@@ -105,15 +127,18 @@ def _resolve_one(spec: str, timeout: float) -> Adapter:
             sys.path.remove(added)
 
 
-def resolve_adapters(specs: Sequence[str], *, timeout: float = 30.0) -> list[LoadedAdapter]:
+def resolve_adapters(
+    specs: Sequence[str], *, timeout: float = 30.0, options: UserOptions = UserOptions()
+) -> list[LoadedAdapter]:
     """Resolve ``--adapter`` values (registry names, ``package.module:function``,
-    ``cmd:COMMAND``).  Raises :class:`AdapterSpecError` for one that names no
-    adapter; an adapter whose library is missing comes back skipped."""
+    ``cmd:COMMAND``, ``lines:COMMAND``).  Raises :class:`AdapterSpecError` for
+    one that names no adapter; an adapter whose library is missing comes back
+    skipped."""
     out: list[LoadedAdapter] = []
     names: set[str] = set()
     for spec in specs:
         try:
-            adapter = _resolve_one(spec, timeout)
+            adapter = resolve_spec(spec, timeout, options)
         except AdapterUnavailable as error:
             info = AdapterInfo(spec, spec, getattr(error, "package", None), None, (), str(error))
             out.append(LoadedAdapter(info, None))
@@ -142,7 +167,7 @@ def _missing_message(adapter: Adapter) -> str:
     if callable(own) and isinstance(own(), str):
         return str(own())
     package = getattr(adapter, "package", "") or ""
-    if adapter.name.startswith("cmd:"):
+    if adapter.name.startswith(("cmd:", "lines:")):
         argv = getattr(adapter, "argv", [""])
         return f"program {argv[0]!r} not found or not executable"
     extra = getattr(adapter, "extra", None)
@@ -244,13 +269,22 @@ _BATCH = 40
 _WORKER_ADAPTERS: list[tuple[str, Adapter]] = []
 
 
-def _worker_init(specs: list[tuple[str, str]], timeout: float, path: list[str]) -> None:
+def _worker_init(
+    specs: list[tuple[str, str]], timeout: float, path: list[str], options: UserOptions
+) -> None:
     for entry in reversed(path):
         if entry not in sys.path:
             sys.path.insert(0, entry)
     _WORKER_ADAPTERS.clear()
     for name, spec in specs:
-        _WORKER_ADAPTERS.append((name, _resolve_one(spec, timeout)))
+        _WORKER_ADAPTERS.append((name, resolve_spec(spec, timeout, options)))
+    # a persistent command adapter's process ends with the worker: a pool
+    # worker leaves through os._exit, which runs multiprocessing's
+    # finalizers but not atexit
+    from multiprocessing.util import Finalize
+
+    for _, adapter in _WORKER_ADAPTERS:
+        Finalize(adapter, adapter.close, exitpriority=10)
 
 
 def _worker_batch(batch: list[Case]) -> list[CaseResult]:
@@ -264,14 +298,32 @@ def run_cases(
     jobs: int = 1,
     timeout: float = 30.0,
     on_progress: Progress | None = None,
+    options: UserOptions = UserOptions(),
 ) -> list[CaseResult]:
     """Judge every case with every adapter that is not skipped, in case order.
 
     ``jobs > 1`` spreads batches of cases over that many worker processes
-    (started fresh, each resolving the adapters again from their specs); the
-    result is the same as a serial run.
+    (started fresh, each resolving the adapters again from their specs and
+    ``options``); the result is the same as a serial run.  Every adapter is
+    closed (:meth:`Adapter.close`) at the end.
     """
     live = [(a.info.name, a.adapter) for a in adapters if a.adapter is not None]
+    try:
+        return _run_cases(cases, adapters, live, jobs, timeout, on_progress, options)
+    finally:
+        for _, adapter in live:
+            adapter.close()
+
+
+def _run_cases(
+    cases: Sequence[Case],
+    adapters: Sequence[LoadedAdapter],
+    live: list[tuple[str, Adapter]],
+    jobs: int,
+    timeout: float,
+    on_progress: Progress | None,
+    options: UserOptions,
+) -> list[CaseResult]:
     width = max(len(live), 1)
     if jobs <= 1 or len(cases) <= _BATCH:
         out = []
@@ -290,7 +342,7 @@ def run_cases(
         max_workers=jobs,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_worker_init,
-        initargs=(specs, timeout, [os.getcwd(), *sys.path]),
+        initargs=(specs, timeout, [os.getcwd(), *sys.path], options),
     ) as pool:
         for batch, done in zip(batches, pool.map(_worker_batch, batches), strict=True):
             results.append(done)

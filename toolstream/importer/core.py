@@ -231,7 +231,7 @@ def _profile_disagreement(
 
 def stream_item(record: Record, capture_format: str, profile: str) -> Any:
     """The fixture's stream element for one event record."""
-    if profile != "bedrock":
+    if profile not in ("bedrock", "bedrock-invoke"):
         return record.payload
     if capture_format == "aws-eventstream":
         return {_frame_event_name(record.headers or {}, record.location): _frame_payload(record)}
@@ -240,7 +240,9 @@ def stream_item(record: Record, capture_format: str, profile: str) -> Any:
         headers = {str(k): str(v) for k, v in payload["headers"].items()}
         body = payload["payload"]
         return {_frame_event_name(headers, record.location): {} if body is None else body}
-    if record.event is not None and is_bedrock_event_name(record.event):
+    if record.event is not None and (
+        is_bedrock_event_name(record.event) or record.event == "chunk"
+    ):
         if not (isinstance(payload, dict) and list(payload) == [record.event]):
             return {record.event: payload}
     return payload
@@ -291,8 +293,9 @@ def split_turns(capture: Capture, profile: str) -> list[_Turn]:
         if turn.items and _starts_turn(profile, item, turn):
             turn = _Turn()
             turns.append(turn)
-        if profile in ("openai", "mistral"):
-            chunk_id = item.get("id") if isinstance(item, dict) else None
+        if profile in ("openai", "mistral", "gemini"):
+            id_key = "responseId" if profile == "gemini" else "id"
+            chunk_id = item.get(id_key) if isinstance(item, dict) else None
             if isinstance(chunk_id, str) and chunk_id and turn.chat_id is None:
                 turn.chat_id = chunk_id
         turn.items.append(item)
@@ -309,6 +312,21 @@ def _starts_turn(profile: str, item: Any, turn: _Turn) -> bool:
         return item.get("type") == "response.created"
     if profile == "bedrock":
         return list(item) == ["messageStart"]
+    # issue 14
+    if profile == "cohere":
+        return item.get("type") == "message-start"
+    if profile == "gemini-interactions":
+        return item.get("event_type") == "interaction.created"
+    if profile == "gemini":
+        response_id = item.get("responseId")
+        return (
+            isinstance(response_id, str)
+            and response_id != ""
+            and turn.chat_id is not None
+            and response_id != turn.chat_id
+        )
+    if profile == "bedrock-invoke":
+        return False  # the turn boundary is inside the wrapped payloads
     if turn.after_done:
         return True
     chunk_id = item.get("id")

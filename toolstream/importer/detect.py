@@ -10,6 +10,19 @@ Each event is classified by its shape:
   ``content_block_delta``, ``ping``...);
 * **openai-responses** - ``type`` starts with ``response.``;
 * **chat** - a ``choices`` array (OpenAI Chat Completions and Mistral);
+* **gemini** - a ``GenerateContentResponse``: a ``candidates`` array, or
+  ``promptFeedback`` (each chunk of ``streamGenerateContent``, as SSE or as
+  the elements of the JSON-array body sent without ``alt=sse``);
+* **gemini-interactions** - ``event_type`` is an Interactions API event
+  (``interaction.*``, ``step.*``);
+* **cohere** - ``type`` is a Cohere v2 chat stream event (``message-start``,
+  ``tool-call-start``..., hyphenated);
+* **bedrock-invoke** - an AWS event-stream ``chunk`` frame (or the one-key
+  ``{"chunk": {"bytes": ...}}`` form, or a decoded frame whose
+  ``:event-type`` is ``chunk``): InvokeModelWithResponseStream.  A Bedrock
+  exception alone says nothing about which of the two Bedrock APIs it came
+  from: it goes with the other Bedrock events, ConverseStream when there are
+  none;
 * neutral - ``{"type": "error"}`` and ``{"error": ...}``, which several
   APIs share; anything else is unclassified.
 
@@ -65,7 +78,46 @@ _MISTRAL_MODEL = re.compile(
     r"(?i)^(?:open-)?(?:mistral|mixtral|codestral|ministral|pixtral|magistral|devstral|voxtral)\b"
 )
 
-FAMILIES = ("anthropic", "bedrock", "chat", "openai-responses")
+COHERE_EVENTS = frozenset(
+    {
+        "message-start",
+        "message-end",
+        "content-start",
+        "content-delta",
+        "content-end",
+        "tool-plan-delta",
+        "tool-call-start",
+        "tool-call-delta",
+        "tool-call-end",
+        "citation-start",
+        "citation-end",
+        "debug",
+    }
+)
+INVOKE_EVENT = "chunk"
+"""InvokeModelWithResponseStream's event type (a ``PayloadPart``)."""
+
+FAMILIES = (
+    "anthropic",
+    "bedrock",
+    "chat",
+    "openai-responses",
+    # issue 14
+    "gemini",
+    "gemini-interactions",
+    "cohere",
+    "bedrock-invoke",
+)
+_BEDROCK_EXCEPTION = "bedrock-exception"
+_FAMILY_NAMES = {
+    "anthropic": "Anthropic Messages events",
+    "openai-responses": "OpenAI Responses events (type response.*)",
+    "bedrock": "Bedrock ConverseStream events",
+    "gemini": "Gemini streamGenerateContent chunks (candidates[])",
+    "gemini-interactions": "Gemini Interactions API events (event_type interaction.*/step.*)",
+    "cohere": "Cohere v2 chat stream events (type message-start, tool-call-*...)",
+    "bedrock-invoke": "Bedrock InvokeModelWithResponseStream chunk events",
+}
 
 
 class DetectionError(ValueError):
@@ -94,31 +146,57 @@ def is_decoded_frame(payload: Any) -> bool:
 def family_of(record: Record, capture_format: str) -> str | None:
     """The family an event belongs to; ``"neutral"`` or None (unclassified)."""
     if capture_format == "aws-eventstream":
-        return "bedrock"
+        return _bedrock_family(_frame_type(record.headers or {}))
     payload = record.payload
-    if record.event is not None and is_bedrock_event_name(record.event):
-        return "bedrock"
+    if record.event is not None and (
+        is_bedrock_event_name(record.event) or record.event == INVOKE_EVENT
+    ):
+        return _bedrock_family(record.event)
     if not isinstance(payload, dict):
         return None
     if is_decoded_frame(payload):
-        return "bedrock"
+        return _bedrock_family(_frame_type(payload["headers"]))
     kind = payload.get("type")
     if isinstance(kind, str):
         if kind in ANTHROPIC_EVENTS:
             return "anthropic"
         if kind.startswith("response."):
             return "openai-responses"
+        if kind in COHERE_EVENTS:
+            return "cohere"
         if kind == "error":
             return "neutral"
+    event_type = payload.get("event_type")
+    if isinstance(event_type, str) and event_type.startswith(("interaction.", "step.")):
+        return "gemini-interactions"
     if "choices" in payload:
         return "chat"
+    if isinstance(payload.get("candidates"), list) or isinstance(
+        payload.get("promptFeedback"), dict
+    ):
+        return "gemini"
     if len(payload) == 1:
         (key,) = payload
+        if key == INVOKE_EVENT and isinstance(payload[key], dict) and "bytes" in payload[key]:
+            return "bedrock-invoke"
         if is_bedrock_event_name(key):
-            return "bedrock"
+            return _bedrock_family(key)
         if key == "error":
             return "neutral"
     return None
+
+
+def _frame_type(headers: Mapping[str, Any]) -> str:
+    name = headers.get(":event-type") or headers.get(":exception-type") or ""
+    return str(name)
+
+
+def _bedrock_family(event_name: str) -> str:
+    if event_name == INVOKE_EVENT:
+        return "bedrock-invoke"
+    if event_name.endswith("Exception") or not event_name:
+        return _BEDROCK_EXCEPTION  # an exception or error frame: either API
+    return "bedrock"
 
 
 def detect_profile(
@@ -126,12 +204,18 @@ def detect_profile(
 ) -> Detection:
     """The profile of a capture, with the reason (see the module docstring)."""
     first: dict[str, Record] = {}
+    exception: Record | None = None
     for record in records:
         if record.kind != "json" and capture_format != "aws-eventstream":
             continue
         family = family_of(record, capture_format)
+        if family == _BEDROCK_EXCEPTION:
+            exception = exception or record
+            continue
         if family in FAMILIES and family not in first:
             first[family] = record
+    if exception is not None and not ({"bedrock", "bedrock-invoke"} & set(first)):
+        first["bedrock"] = exception
     if not first:
         raise DetectionError(
             "cannot tell the profile: no event has the shape of a known provider stream;"
@@ -143,12 +227,10 @@ def detect_profile(
     ((family, record),) = first.items()
     if family == "chat":
         return _chat_profile(records, request)
-    what = {
-        "anthropic": "Anthropic Messages events",
-        "openai-responses": "OpenAI Responses events (type response.*)",
-        "bedrock": "Bedrock ConverseStream events",
-    }[family]
-    return Detection(profile=family, reason=f"{what}, first at {record.location}")
+    reason = f"{_FAMILY_NAMES[family]}, first at {record.location}"
+    if family == "gemini" and capture_format == "json-array":
+        reason += " (the JSON-array body of streamGenerateContent without alt=sse)"
+    return Detection(profile=family, reason=reason)
 
 
 def _chat_profile(records: Sequence[Record], request: Mapping[str, Any] | None) -> Detection:

@@ -7,6 +7,10 @@ from __future__ import annotations
 from toolstream.profiles._base import Profile
 from toolstream.profiles.anthropic import AnthropicMessages
 from toolstream.profiles.bedrock import Bedrock
+from toolstream.profiles.bedrock_invoke import BedrockInvoke
+from toolstream.profiles.cohere import Cohere
+from toolstream.profiles.gemini import Gemini
+from toolstream.profiles.gemini_interactions import GeminiInteractions
 from toolstream.profiles.openai_chat import MistralChat, OpenAIChat
 from toolstream.profiles.openai_responses import OpenAIResponses
 
@@ -16,6 +20,11 @@ PROFILES: dict[str, type[Profile]] = {
     "anthropic": AnthropicMessages,
     "openai-responses": OpenAIResponses,
     "bedrock": Bedrock,
+    # issue 14
+    "gemini": Gemini,
+    "gemini-interactions": GeminiInteractions,
+    "cohere": Cohere,
+    "bedrock-invoke": BedrockInvoke,
 }
 
 __all__ = ["PROFILES", "Profile"]

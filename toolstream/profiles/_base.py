@@ -2,13 +2,35 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from toolstream.events import Event, Fragments, Open, SlotKey
 from toolstream.findings import Code, ProtocolError
 from toolstream.ledger import Tally
 from toolstream.limits import Limits
+
+StreamPath = tuple[int | str, ...]
+"""A path inside the stream list: the item's position, then keys/positions."""
+
+
+@dataclass(frozen=True)
+class SlotPiece:
+    """Where one piece of a slot (a tool call or content block) lives in a
+    stream, for tools that edit streams by slot (``toolstream shrink``).
+
+    ``path``: what to delete to remove this piece (a whole item, or an entry
+    inside one).  ``text``: the argument text this piece carries (a string,
+    or a missing key where text may be added), ``None`` when it carries
+    none.  ``plain``: the piece carries nothing but argument text, so it can
+    be merged into the slot's previous piece (its text appended there, then
+    ``path`` deleted) without changing what the stream says."""
+
+    slot: Hashable
+    path: StreamPath
+    text: StreamPath | None = None
+    plain: bool = False
 
 
 class Profile:
@@ -25,6 +47,13 @@ class Profile:
     """The envelope key holding the stream."""
     has_choices: bool = False
     """Whether the scope of a slot key is a choice index worth reporting."""
+    closed_world: bool = False
+    """Whether any finding makes the turn applicable: a stream the profile
+    could not read in full (an unknown event, a provider error) is then
+    blocked, never ``not_applicable``."""
+    requires_ids: bool = True
+    """Whether a call without an id is ``missing_id``.  False for wire
+    formats whose calls may have none (Gemini): identity is then position."""
 
     def __init__(self, request: Mapping[str, Any] | None, limits: Limits) -> None:
         self.request = request or {}
@@ -56,6 +85,14 @@ class Profile:
         """The same for one item outside any run, when it has one of the
         few exact shapes the profile knows; None otherwise."""
         return None
+
+    @classmethod
+    def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
+        """Every piece of every slot in the stream ``items``, in stream order
+        (see :class:`SlotPiece`).  Best effort and never raising: items of a
+        shape the profile would reject are left out.  Every profile
+        provides it (a test holds them to it)."""
+        raise NotImplementedError(f"profile {cls.name!r} does not locate its slot pieces")
 
 
 def fragment_run(pos: int, count: int, texts: dict[SlotKey, list[str]]) -> Fragments | None:

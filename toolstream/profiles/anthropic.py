@@ -30,7 +30,15 @@ from toolstream.events import (
 )
 from toolstream.findings import Code, ProtocolError
 from toolstream.ledger import Tally, fragment_colons
-from toolstream.profiles._base import Profile, describe, fragment_run, open_call, slot_index
+from toolstream.profiles._base import (
+    Profile,
+    SlotPiece,
+    StreamPath,
+    describe,
+    fragment_run,
+    open_call,
+    slot_index,
+)
 
 _CALL_BLOCKS = {"tool_use": CLIENT, "server_tool_use": SERVER, "mcp_tool_use": SERVER}
 _OTHER_BLOCKS = frozenset({"text", "thinking", "redacted_thinking"})
@@ -116,6 +124,23 @@ class AnthropicMessages(Profile):
         if type(id_) is not str or type(name) is not str or type(input_) is not dict or input_:
             return None
         return 7, id_.count(":") + name.count(":"), 3
+
+    @classmethod
+    def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
+        """Every event with an integer ``index`` is a piece of that block; an
+        ``input_json_delta`` carries ``partial_json`` and nothing else."""
+        for i, event in enumerate(items):
+            if not (isinstance(event, dict) and type(event.get("index")) is int):
+                continue
+            delta = event.get("delta")
+            plain = (
+                event.get("type") == "content_block_delta"
+                and isinstance(delta, dict)
+                and delta.get("type") == "input_json_delta"
+                and isinstance(delta.get("partial_json"), str)
+            )
+            text: StreamPath | None = (i, "delta", "partial_json") if plain else None
+            yield SlotPiece(event["index"], (i,), text, plain)
 
     def feed(self, raw: Any, pos: int) -> Iterable[Event]:
         if type(raw) is not dict or type(raw.get("type")) is not str:

@@ -29,7 +29,7 @@ ends in ``Exception`` is ``provider_error``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from toolstream.events import (
@@ -45,7 +45,14 @@ from toolstream.events import (
     Stop,
 )
 from toolstream.findings import Code, ProtocolError
-from toolstream.profiles._base import Profile, describe, open_call, slot_index
+from toolstream.profiles._base import (
+    Profile,
+    SlotPiece,
+    StreamPath,
+    describe,
+    open_call,
+    slot_index,
+)
 
 # Deltas of non-call blocks.
 _BLOCK_DELTAS = frozenset({"text", "reasoningContent", "citation", "image", "toolResult"})
@@ -62,6 +69,27 @@ class Bedrock(Profile):
     def __init__(self, request: Any, limits: Any) -> None:
         super().__init__(request, limits)
         self._kinds: dict[int, str] = {}
+
+    @classmethod
+    def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
+        """Every event whose body has an integer ``contentBlockIndex`` is a
+        piece of that block; a ``toolUse`` delta carries ``input`` and
+        nothing else."""
+        for i, event in enumerate(items):
+            if not (isinstance(event, dict) and len(event) == 1):
+                continue
+            ((kind, body),) = event.items()
+            if not (isinstance(body, dict) and type(body.get("contentBlockIndex")) is int):
+                continue
+            delta = body.get("delta")
+            tool = delta.get("toolUse") if isinstance(delta, dict) and len(delta) == 1 else None
+            plain = (
+                kind == "contentBlockDelta"
+                and isinstance(tool, dict)
+                and isinstance(tool.get("input"), str)
+            )
+            text: StreamPath | None = (i, kind, "delta", "toolUse", "input") if plain else None
+            yield SlotPiece(body["contentBlockIndex"], (i,), text, plain)
 
     def feed(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict or len(raw) != 1:

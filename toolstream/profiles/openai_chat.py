@@ -18,7 +18,15 @@ from typing import Any
 from toolstream.events import CLIENT, Event, Finish, Fragment, Fragments, Open, Rejected, SlotKey
 from toolstream.findings import Code, ProtocolError
 from toolstream.ledger import Tally, fragment_colons
-from toolstream.profiles._base import Profile, describe, fragment_run, optional_text, slot_index
+from toolstream.profiles._base import (
+    Profile,
+    SlotPiece,
+    StreamPath,
+    describe,
+    fragment_run,
+    optional_text,
+    slot_index,
+)
 
 _FORCING_CHOICES = frozenset({"required"})
 _choices = itemgetter("choices")
@@ -164,6 +172,60 @@ class OpenAIChat(Profile):
             members += level[0]
             colons += level[1]
         return members, colons, 7
+
+    @classmethod
+    def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
+        """Every ``tool_calls`` entry is a piece of slot ``(choice, index)``
+        (Mistral: an entry without ``index`` is the next call of its
+        choice).  Its text is ``function.arguments``; it is plain when it
+        has no id and no name; when it is the only thing in its chunk, the
+        whole chunk is what to delete."""
+        following: dict[Any, int] = {}
+        for ci, chunk in enumerate(items):
+            choices = chunk.get("choices") if isinstance(chunk, dict) else None
+            if not isinstance(choices, list):
+                continue
+            for hi, choice in enumerate(choices):
+                delta = choice.get("delta") if isinstance(choice, dict) else None
+                entries = delta.get("tool_calls") if isinstance(delta, dict) else None
+                if not isinstance(delta, dict) or not isinstance(entries, list):
+                    continue
+                number = choice.get("index", 0)
+                for ei, entry in enumerate(entries):
+                    if not isinstance(entry, dict) or type(number) is not int:
+                        continue
+                    index = entry.get("index")
+                    if "index" not in entry and cls.whole_calls_without_index:
+                        index = following.get(number, 0)
+                    if type(index) is not int:
+                        continue
+                    following[number] = max(following.get(number, 0), index + 1)
+                    path: StreamPath = (ci, "choices", hi, "delta", "tool_calls", ei)
+                    function = entry.get("function")
+                    named = isinstance(function, dict) and function.get("name") not in (None, "")
+                    arguments = function.get("arguments") if isinstance(function, dict) else None
+                    has_text = isinstance(function, dict) and (
+                        arguments is None or isinstance(arguments, str)
+                    )
+                    plain = (
+                        has_text
+                        and isinstance(arguments, str)
+                        and entry.get("id") in (None, "")
+                        and not named
+                    )
+                    alone = (
+                        len(choices) == 1
+                        and len(entries) == 1
+                        and set(delta) == {"tool_calls"}
+                        and choice.get("finish_reason") is None
+                        and chunk.get("error") is None
+                    )
+                    yield SlotPiece(
+                        (number, index),
+                        (ci,) if alone else path,
+                        (*path, "function", "arguments") if has_text else None,
+                        bool(plain),
+                    )
 
     def feed(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict:

@@ -33,7 +33,7 @@ One fixture holds one response: a second ``response.created`` is fatal
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from toolstream.events import (
@@ -50,7 +50,14 @@ from toolstream.events import (
     Stop,
 )
 from toolstream.findings import Code, ProtocolError
-from toolstream.profiles._base import Profile, describe, open_call, optional_text, slot_index
+from toolstream.profiles._base import (
+    Profile,
+    SlotPiece,
+    describe,
+    open_call,
+    optional_text,
+    slot_index,
+)
 
 _SERVER_ITEMS = frozenset(
     {
@@ -105,6 +112,30 @@ class OpenAIResponses(Profile):
         self._kinds: dict[int, str] = {}
         self._restated: set[int] = set()
         self._done: set[int] = set()
+
+    @classmethod
+    def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
+        """Every event with an integer ``output_index``, or the ``item_id``
+        of an item added at one, is a piece of that output item; a
+        ``function_call_arguments.delta`` carries ``delta`` and nothing
+        else (the ``.done`` events restate the text: not pieces of it)."""
+        where: dict[str, int] = {}
+        for i, event in enumerate(items):
+            if not isinstance(event, dict):
+                continue
+            item = event.get("item")
+            index = event.get("output_index")
+            if type(index) is int and isinstance(item, dict) and isinstance(item.get("id"), str):
+                where.setdefault(item["id"], index)
+            if type(index) is not int:
+                item_id = event.get("item_id")
+                index = where.get(item_id) if isinstance(item_id, str) else None
+            if type(index) is not int:
+                continue
+            plain = event.get("type") == "response.function_call_arguments.delta" and isinstance(
+                event.get("delta"), str
+            )
+            yield SlotPiece(index, (i,), (i, "delta") if plain else None, plain)
 
     def feed(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict or type(raw.get("type")) is not str:

@@ -1,0 +1,148 @@
+"""Amazon Bedrock InvokeModelWithResponseStream events.
+
+Each event is an object with one key naming its type, as the event-stream's
+``:event-type`` header does (the form ``toolstream import`` writes):
+``{"chunk": {"bytes": "<base64>"}}`` is a ``PayloadPart`` whose bytes are
+one event of the model's own stream, as its native API would send it.
+
+The wrapped stream is read by the profile of its model family; only
+Anthropic (Claude: Messages API events, read by the ``anthropic`` profile,
+slots and rules included) is supported.  The family is the request's
+``modelId`` when the fixture's ``request`` has one (a model id, inference
+profile or ARN naming ``anthropic.``), else the first payload's shape (an
+Anthropic Messages event ``type``).  Any other family is
+``unsupported_model_family``, fatal: such a capture is refused, never read
+as an empty turn.
+
+A chunk whose ``bytes`` is not strict base64 of strict UTF-8 JSON (a frame
+cut in half, say) is ``unsupported_event``: what it carried is unknown.
+Exceptions (``internalServerException``, ``modelStreamErrorException``,
+``validationException``, ``throttlingException``,
+``modelTimeoutException``, ``serviceUnavailableException``, any type ending
+in ``Exception``) are ``provider_error``.  Any other event type is
+``unsupported_event``; any finding blocks the turn.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Iterable
+from typing import Any
+
+from toolstream.events import Event
+from toolstream.findings import Code, ProtocolError
+from toolstream.profiles._base import Profile, describe
+from toolstream.profiles.anthropic import AnthropicMessages
+from toolstream.strict_json import loads_strict
+
+ANTHROPIC_MESSAGE_EVENTS = frozenset(
+    {
+        "message_start",
+        "message_delta",
+        "message_stop",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "ping",
+        "error",
+    }
+)
+
+
+class BedrockInvoke(Profile):
+    name = "bedrock-invoke"
+    stream_key = "events"
+    has_choices = False
+    closed_world = True
+
+    def __init__(self, request: Any, limits: Any) -> None:
+        super().__init__(request, limits)
+        self._inner: Profile | None = None
+        model = self.request.get("modelId")
+        self._model = model if type(model) is str else None
+
+    def feed(self, raw: Any, pos: int) -> Iterable[Event]:
+        if type(raw) is not dict or len(raw) != 1:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                "event is not an object with exactly one key naming its type",
+                event=pos,
+            )
+        ((kind, body),) = raw.items()
+        if type(body) is not dict:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, f"{kind[:40]} payload is not an object", event=pos
+            )
+        if kind.endswith("Exception"):
+            message = body.get("message")
+            text = message[:120] if type(message) is str else "no message"
+            raise ProtocolError(Code.PROVIDER_ERROR, f"{kind[:60]}: {text}", event=pos)
+        if kind != "chunk":
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:60]!r}", event=pos
+            )
+        inner_event = self._unwrap(body, pos)
+        return self._inner_profile(inner_event, pos).feed(inner_event, pos)
+
+    def _unwrap(self, body: dict[str, Any], pos: int) -> Any:
+        data = body.get("bytes")
+        if type(data) is not str:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                f"chunk.bytes is {describe(data)}, not a base64 string",
+                event=pos,
+            )
+        if len(data) > self.limits.max_fixture_bytes:
+            raise ProtocolError(Code.LIMIT_EXCEEDED, "chunk.bytes is too large", event=pos)
+        try:
+            decoded = base64.b64decode(data, validate=True)
+            if base64.b64encode(decoded).decode("ascii") != data:
+                raise ValueError("not the canonical encoding")
+            text = decoded.decode("utf-8")
+        except (binascii.Error, ValueError):
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                "chunk.bytes is not strict base64 of UTF-8 text (a cut or corrupted frame?)",
+                event=pos,
+            ) from None
+        try:
+            return loads_strict(
+                text,
+                max_depth=self.limits.max_fixture_depth,
+                max_number_chars=self.limits.max_number_chars,
+                allow_lone_surrogates=True,
+            )
+        except ProtocolError as error:
+            code = Code.UNSUPPORTED_EVENT
+            if error.code is Code.LIMIT_EXCEEDED:
+                code = Code.LIMIT_EXCEEDED
+            raise ProtocolError(
+                code, f"chunk.bytes is not one strict JSON event: {error.message}", event=pos
+            ) from None
+
+    def _inner_profile(self, event: Any, pos: int) -> Profile:
+        if self._inner is not None:
+            return self._inner
+        if self._model is not None:
+            family = "anthropic" if "anthropic." in self._model else None
+            seen = f"the request's modelId {self._model[:60]!r}"
+        else:
+            kind = event.get("type") if type(event) is dict else None
+            known = type(kind) is str and kind in ANTHROPIC_MESSAGE_EVENTS
+            family = "anthropic" if known else None
+            seen = (
+                f"the first payload (type {kind[:40]!r})"
+                if type(kind) is str
+                else f"the first payload ({describe(event)} without a string 'type')"
+            )
+        if family is None:
+            raise ProtocolError(
+                Code.UNSUPPORTED_MODEL_FAMILY,
+                f"{seen} is not an Anthropic model's stream; bedrock-invoke reads only"
+                " Anthropic Messages events (use the bedrock profile for ConverseStream)",
+                event=pos,
+                fatal=True,
+            )
+        self._inner = AnthropicMessages(self.request, self.limits)
+        return self._inner

@@ -1,0 +1,185 @@
+"""Cohere v2 chat stream events (``POST /v2/chat`` with ``stream: true``).
+
+Each event is an object whose ``type`` names it (the SSE ``event:`` name):
+``cohere.StreamedChatResponseV2``.  Slot key: ``(0, index)`` of the
+``tool-call-*`` events; only tool calls are slots (content blocks number
+their own ``index`` from 0 and carry no tool data).
+
+A call opens with ``tool-call-start``, whose ``delta.message.tool_calls`` is
+one object (not an array) with ``id``, ``type: "function"`` and
+``function: {name, arguments}``; ``tool-call-delta`` events carry
+``delta.message.tool_calls.function.arguments`` fragments; the call's
+terminal is ``tool-call-end``.  The start's ``arguments`` (normally ``""``)
+is the first fragment.  The arguments are text, as in OpenAI's chunks, so a
+call with no fragment text is ``empty_arguments``, as it is for the
+``openai`` profile (a call without parameters is streamed as ``"{}"``).
+A ``type`` other than ``function`` is ``unsupported_call_type``; every call
+needs an id.
+
+Turn: ``message-start`` obliges the turn to end with ``message-end``, whose
+``delta.finish_reason`` must be ``TOOL_CALL`` for calls to execute.
+``COMPLETE``, ``STOP_SEQUENCE``, ``MAX_TOKENS`` and ``TIMEOUT`` (and any
+unknown reason) are ``wrong_terminal_reason`` with calls; ``TOOL_CALL``
+without a call is ``terminal_without_calls``; ``ERROR``, or a
+``message-end`` with an ``error``, is ``provider_error``.
+
+Recognized, no tool data: ``tool-plan-delta``, ``content-start``,
+``content-delta``, ``content-end``, ``citation-start``, ``citation-end``,
+``debug``.  Any other event is ``unsupported_event``; any finding blocks
+the turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from toolstream.events import CLIENT, Begin, End, Event, Finish, Fragment, Open, SlotKey, Stop
+from toolstream.findings import Code, ProtocolError
+from toolstream.profiles._base import Profile, describe, optional_text, slot_index
+
+NO_TOOL_DATA_EVENTS = frozenset(
+    {
+        "tool-plan-delta",
+        "content-start",
+        "content-delta",
+        "content-end",
+        "citation-start",
+        "citation-end",
+        "debug",
+    }
+)
+ACCEPTED_REASON = "TOOL_CALL"
+ERROR_REASON = "ERROR"
+
+
+class Cohere(Profile):
+    name = "cohere"
+    stream_key = "events"
+    has_choices = False
+    closed_world = True
+
+    def feed(self, raw: Any, pos: int) -> Iterator[Event]:
+        if type(raw) is not dict or type(raw.get("type")) is not str:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, "event is not an object with a string 'type'", event=pos
+            )
+        kind = raw["type"]
+        if kind == "tool-call-delta":
+            key = self._key(raw, pos)
+            call = self._call(raw, key, pos)
+            function = self._function(call, key, pos)
+            text = _arguments(function, key, pos)
+            yield Fragment(pos=pos, key=key, id=None, name=None, text=text)
+        elif kind == "tool-call-start":
+            yield from self._start(raw, pos)
+        elif kind == "tool-call-end":
+            yield End(pos=pos, key=self._key(raw, pos))
+        elif kind == "message-start":
+            yield Begin(pos=pos, scope=0)
+        elif kind == "message-end":
+            yield from self._end(raw, pos)
+        elif kind not in NO_TOOL_DATA_EVENTS:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:40]!r}", event=pos
+            )
+
+    def _key(self, raw: dict[str, Any], pos: int) -> SlotKey:
+        return (0, slot_index(raw.get("index"), "tool call index", pos, self.limits))
+
+    def _call(self, raw: dict[str, Any], key: SlotKey, pos: int) -> dict[str, Any]:
+        delta = raw.get("delta")
+        message = delta.get("message") if type(delta) is dict else None
+        call = message.get("tool_calls") if type(message) is dict else None
+        if type(call) is not dict:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                f"{raw['type']} has no delta.message.tool_calls object",
+                key=key,
+                event=pos,
+            )
+        return call
+
+    def _function(self, call: dict[str, Any], key: SlotKey, pos: int) -> dict[str, Any]:
+        function = call.get("function")
+        if type(function) is not dict:
+            raise ProtocolError(
+                Code.NON_STRING_FRAGMENT,
+                f"tool_calls.function is {describe(function)}, not an object",
+                key=key,
+                event=pos,
+            )
+        return function
+
+    def _start(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
+        key = self._key(raw, pos)
+        try:
+            call = self._call(raw, key, pos)
+            function = self._function(call, key, pos)
+            id_ = optional_text(call.get("id"), "tool_calls.id", key, pos)
+            name = optional_text(function.get("name"), "function.name", key, pos)
+        except ProtocolError:
+            yield Open(pos=pos, key=key, id=None, name=None, kind=CLIENT)
+            raise
+        yield Open(pos=pos, key=key, id=id_, name=name, kind=CLIENT)
+        kind = call.get("type")
+        if kind is not None and kind != "function":
+            raise ProtocolError(
+                Code.UNSUPPORTED_CALL_TYPE,
+                f"tool call type is {describe(kind)}, not 'function'",
+                key=key,
+                event=pos,
+            )
+        yield Fragment(pos=pos, key=key, id=None, name=None, text=_arguments(function, key, pos))
+
+    def _end(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
+        delta = raw.get("delta")
+        if delta is not None and type(delta) is not dict:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, "message-end delta is not an object", event=pos
+            )
+        delta = delta or {}
+        error = delta.get("error")
+        reason = delta.get("finish_reason")
+        if error is not None or reason == ERROR_REASON:
+            # The error blocks the turn; the end is still recorded, so that
+            # the turn is not also reported as missing its terminal.
+            shown = error[:120] if type(error) is str else f"finish_reason {reason!r}"
+            yield Finish(
+                pos=pos,
+                scope=0,
+                reason=ERROR_REASON,
+                accepted=True,
+                claims_tools=False,
+                ends_slots=False,
+            )
+            yield Stop(pos=pos, scope=0)
+            raise ProtocolError(Code.PROVIDER_ERROR, f"provider error: {shown}", event=pos)
+        if type(reason) is not str:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                f"message-end finish_reason is {describe(reason)}, not a string",
+                event=pos,
+            )
+        tool_call = reason == ACCEPTED_REASON
+        yield Finish(
+            pos=pos,
+            scope=0,
+            reason=reason,
+            accepted=tool_call,
+            claims_tools=tool_call,
+            ends_slots=False,
+        )
+        yield Stop(pos=pos, scope=0)
+
+
+def _arguments(function: dict[str, Any], key: SlotKey, pos: int) -> str | None:
+    text = function.get("arguments")
+    if text is not None and type(text) is not str:
+        raise ProtocolError(
+            Code.NON_STRING_FRAGMENT,
+            f"function.arguments is {describe(text)}, not a string",
+            key=key,
+            event=pos,
+        )
+    return text
