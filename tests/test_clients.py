@@ -250,7 +250,7 @@ def test_cut_close_looks_complete_to_openai_python(tmp_path: Any) -> None:
         ],
     )  # fmt: skip
     assert result.exit_code == 1, result.output  # --fail-on unsafe
-    groups = {g["delivered"]: g for g in json.loads(result.output)["groups"]}
+    groups = {g["delivered"]: g for g in json.loads(result.stdout)["groups"]}
     assert set(groups) == {None, "cut-chunked", "cut-close"}
 
     def only(group: str, column: str) -> dict[str, Any]:
