@@ -16,7 +16,11 @@
     ``contentBlockStop`` closes it with ``json.loads(input)``, and the tools are
     handed over only when ``messageStop.stopReason`` is ``"tool_use"``.
     So what this client shows is boto3's decoding plus that documented
-    pattern; ``input`` (the parsed value) is what is compared.
+    pattern; ``input`` (the parsed value) is what is compared.  The events
+    are read to the end first (boto3's part: its exceptions are noted as
+    raised inside boto3), then the loop runs over them (the application's
+    part: a ``TypeError`` there, say for a non-string input fragment, is the
+    pattern's own crash, reported as raised in the driver).
 
 Client: dummy credentials, ``region_name="us-east-1"``,
 ``Config(retries={"total_max_attempts": 1}, connect_timeout=<case timeout>,
@@ -110,28 +114,32 @@ class Boto3ConverseStream(Client):
         current: dict[str, Any] = {}
         stop_reason = None
         try:
+            received = []
             with library_raised(f"boto3 {package_version('boto3')} converse_stream"):
                 response = client.converse_stream(**request)
                 for event in response["stream"]:
                     events += 1
                     deadline.check()
-                    # the AWS documentation's ConverseStream tool-use loop
-                    if "contentBlockStart" in event:
-                        tool = event["contentBlockStart"]["start"].get("toolUse")
-                        if tool is not None:
-                            current = {"toolUseId": tool.get("toolUseId"), "name": tool.get("name")}
-                            current["input"] = ""
-                    elif "contentBlockDelta" in event:
-                        delta = event["contentBlockDelta"]["delta"]
-                        if "toolUse" in delta and "input" in current:
-                            current["input"] += delta["toolUse"]["input"]
-                    elif "contentBlockStop" in event:
-                        if "input" in current:
-                            current["input"] = json.loads(current["input"])
-                            tool_uses.append(current)
-                            current = {}
-                    elif "messageStop" in event:
-                        stop_reason = event["messageStop"]["stopReason"]
+                    received.append(event)
+            # the AWS documentation's ConverseStream tool-use loop: application
+            # code, so an exception here is the driver's, not boto3's
+            for event in received:
+                if "contentBlockStart" in event:
+                    tool = event["contentBlockStart"]["start"].get("toolUse")
+                    if tool is not None:
+                        current = {"toolUseId": tool.get("toolUseId"), "name": tool.get("name")}
+                        current["input"] = ""
+                elif "contentBlockDelta" in event:
+                    delta = event["contentBlockDelta"]["delta"]
+                    if "toolUse" in delta and "input" in current:
+                        current["input"] += delta["toolUse"]["input"]
+                elif "contentBlockStop" in event:
+                    if "input" in current:
+                        current["input"] = json.loads(current["input"])
+                        tool_uses.append(current)
+                        current = {}
+                elif "messageStop" in event:
+                    stop_reason = event["messageStop"]["stopReason"]
         except (ClientError, BotoCoreError, json.JSONDecodeError) as error:
             return AdapterResult.rejection(
                 f"{type(error).__name__} after {events} event(s): {error}"
