@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters
+.PHONY: test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,10 @@ bench-corpus: $(STAMP)
 # User adapters (a Python callable, node per line and per case) over corpus/cases
 bench-adapters: $(STAMP)
 	$(BIN)/python bench/adapters.py
+
+# toolstream serve under load: the shipped corpus through 1, 16 and 64 concurrent clients.
+bench-serve: $(STAMP)
+	$(BIN)/python bench/serve.py
 
 # Docs derived from code (finding catalogue, state diagram).
 docs: $(STAMP)

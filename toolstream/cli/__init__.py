@@ -57,6 +57,8 @@ def _register() -> None:
     from toolstream.cli import diff_cmd
 
     cli.add_command(diff_cmd.diff)
+    from toolstream.cli import serve_cmd
+    cli.add_command(serve_cmd.serve)
 
 
 _register()

@@ -25,6 +25,14 @@ Or, without the plugin, parametrize yourself::
     @toolstream_cases("corpus/cases")
     def test_my_adapter(toolstream_case): ...
 
+To test a client end to end, take ``toolstream_server`` as well: a running
+``toolstream serve`` playing just this case (any model name selects it)::
+
+    @pytest.mark.toolstream_cases("corpus/cases")
+    def test_my_client(toolstream_case, toolstream_server):
+        calls = my_client(base_url=toolstream_server.url + "/v1")
+        toolstream_case.check_calls(calls)
+
 Test ids are the case ids (``operator/hash``).  A relative corpus path is
 resolved against the folder of the test file (falling back to pytest's
 rootdir when it is not there, as before).  ``profile=`` (a name or a list)
@@ -37,7 +45,7 @@ marked test is collected.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -312,3 +320,21 @@ def toolstream_case(request: pytest.FixtureRequest) -> Case:
         )
     case._usable()
     return case
+
+
+@pytest.fixture
+def toolstream_server(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A running ``toolstream.serve.Server`` playing this test's
+    ``toolstream_case`` as its only case, stopped after the test."""
+    callspec = getattr(request.node, "callspec", None)
+    case = callspec.params.get(FIXTURE) if callspec is not None else None
+    if not isinstance(case, Case):
+        raise pytest.UsageError(
+            f"'toolstream_server' plays the test's '{FIXTURE}': mark the test with"
+            f" @pytest.mark.{MARKER}(path) and take '{FIXTURE}' too"
+        )
+    case._usable()
+    from toolstream.serve import running
+
+    with running(case) as server:
+        yield server

@@ -1,0 +1,108 @@
+"""``toolstream serve``: play corpus cases as a real provider over HTTP."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from types import FrameType
+
+import click
+
+from toolstream.serve.cases import read_paths
+from toolstream.serve.server import LoggedRequest, ServeLimits, Server
+from toolstream.serve.transport import TransportError, parse_transport
+
+
+def binding_note(host: str, loopback: bool) -> str:
+    """What the command says about who can connect."""
+    if loopback:
+        return f"bound to {host} (loopback: only this machine can connect; --host to change)"
+    return f"bound to {host}: NOT loopback, other machines can connect"
+
+
+def _print_request(entry: LoggedRequest) -> None:
+    case = entry.case or "-"
+    click.echo(f"{entry.method} {entry.path} {entry.status} {entry.outcome} case={case}", err=True)
+
+
+@click.command(short_help="Play corpus cases as a provider over HTTP.")
+@click.argument("paths", nargs=-1, required=True, metavar="CORPUS...")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=0,
+    show_default=True,
+    help="Port to bind (0: a free one).",
+)
+@click.option(
+    "--transport",
+    default="default",
+    show_default=True,
+    metavar="SPEC",
+    help="Transport variant for every request (e.g. 'every:7', 'crlf,split-utf8',"
+    " 'cut-close'); a request may choose its own. See docs/serve.md.",
+)
+@click.option(
+    "--max-body-bytes",
+    type=click.IntRange(min=1),
+    default=ServeLimits.max_body_bytes,
+    show_default=True,
+    help="Largest request body accepted (413 above).",
+)
+@click.option("-q", "--quiet", is_flag=True, help="Do not print a line per request.")
+def serve(
+    paths: tuple[str, ...], host: str, port: int, transport: str, max_body_bytes: int, quiet: bool
+) -> None:
+    """Serve the cases under CORPUS (folders or case files) at each provider's
+    own streaming endpoint, until interrupted.
+
+    Prints the base URL on the first line of stdout. Select a case with the
+    request's model ('case:<id>'), a '/cases/<id>/' path prefix or the
+    X-Toolstream-Case header; GET /cases lists them.
+
+    Exit status: 0 after an interrupt, 64 misuse (bad path, transport, or an
+    address that cannot be bound).
+    """
+    try:
+        parse_transport(transport)
+    except TransportError as error:
+        raise click.UsageError(str(error)) from None
+    try:
+        cases = read_paths(paths)
+    except FileNotFoundError as error:
+        raise click.UsageError(f"no such file or folder: {error}") from None
+    if not cases:
+        raise click.UsageError(f"no case files (*.json) under {', '.join(paths)}")
+    try:
+        server = Server(
+            cases,
+            host=host,
+            port=port,
+            transport=transport,
+            limits=ServeLimits(max_body_bytes=max_body_bytes),
+            on_request=None if quiet else _print_request,
+        )
+    except OSError as error:
+        raise click.UsageError(f"cannot bind {host}:{port}: {error.strerror or error}") from None
+    unplayable = sum(1 for case in cases if case.problem is not None)
+
+    def interrupted(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupted)
+    click.echo(server.url)
+    sys.stdout.flush()
+    click.echo(
+        f"toolstream serve: {len(cases)} case(s); {binding_note(host, server.loopback)}", err=True
+    )
+    if unplayable:
+        click.echo(
+            f"toolstream serve: {unplayable} case(s) cannot be played (GET /cases says why)",
+            err=True,
+        )
+    click.echo("toolstream serve: GET /cases lists them; Ctrl-C stops", err=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("toolstream serve: stopped", err=True)

@@ -1,0 +1,305 @@
+"""The cases a server plays: read from corpus folders, case files or objects.
+
+A served case keeps each stream item as it was written: objects as their
+key/value pairs (a duplicate key stays a duplicate), numbers as their text
+(``1e999`` stays ``1e999``, never ``Infinity``), strings with any unpaired
+surrogate.  :func:`encode` writes an item back as compact JSON, non-ASCII as
+UTF-8 (what providers send, and what a split inside a multi-byte character
+needs), an unpaired surrogate as its ``\\u`` escape (UTF-8 cannot carry it).
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolstream.corpus.caseio import discover, fixture_digest
+
+__all__ = [
+    "CaseIndex",
+    "Pairs",
+    "RawNumber",
+    "ServedCase",
+    "UnknownCase",
+    "collect",
+    "encode",
+]
+
+
+class Pairs(list[tuple[str, Any]]):
+    """A JSON object as its members in written order (duplicates kept)."""
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The last value of ``key`` (what a JSON parser that keeps the last
+        duplicate would give), or ``default``."""
+        found = default
+        for name, value in self:
+            if name == key:
+                found = value
+        return found
+
+
+class RawNumber(str):
+    """A JSON number as the text it was written with."""
+
+
+def _loads(text: str) -> Any:
+    return json.loads(
+        text,
+        object_pairs_hook=Pairs,
+        parse_int=RawNumber,
+        parse_float=RawNumber,
+        parse_constant=RawNumber,
+    )
+
+
+def _plain(value: Any) -> Any:
+    """A preserved value as ordinary Python data (last duplicate wins)."""
+    if isinstance(value, Pairs):
+        return {k: _plain(v) for k, v in value}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, RawNumber):
+        return json.loads(value) if value not in ("NaN", "Infinity", "-Infinity") else str(value)
+    return value
+
+
+def _preserve(value: Any) -> Any:
+    """Ordinary Python data (a fixture given as an object) in the preserved form."""
+    if isinstance(value, Mapping):
+        return Pairs((str(k), _preserve(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return [_preserve(v) for v in value]
+    return value
+
+
+def _string(text: str) -> str:
+    out = json.dumps(text, ensure_ascii=False)
+    try:
+        out.encode("utf-8")
+    except UnicodeEncodeError:  # an unpaired surrogate: only its escape is representable
+        return json.dumps(text, ensure_ascii=True)
+    return out
+
+
+def encode(value: Any) -> str:
+    """Compact JSON text of a stream item (see the module docstring)."""
+    if isinstance(value, RawNumber):
+        return str(value)
+    if isinstance(value, str):
+        return _string(value)
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    if isinstance(value, Pairs):
+        return "{" + ",".join(_string(k) + ":" + encode(v) for k, v in value) + "}"
+    if isinstance(value, Mapping):
+        return "{" + ",".join(_string(str(k)) + ":" + encode(v) for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(encode(v) for v in value) + "]"
+    if isinstance(value, (int, float)):
+        return json.dumps(value)
+    raise TypeError(f"cannot encode {type(value).__name__} as JSON")
+
+
+@dataclass(frozen=True)
+class ServedCase:
+    """One case as the server plays it.
+
+    ``stream`` holds the items of the fixture's ``chunks``/``events`` in
+    preserved form (see :func:`encode`); ``problem`` says why the case
+    cannot be played at all (it is still listed, and a request for it gets
+    a clear error)."""
+
+    id: str
+    profile: str
+    stream: list[Any] = field(repr=False)
+    expect: Mapping[str, Any] | None = field(default=None, repr=False)
+    request: Mapping[str, Any] | None = field(default=None, repr=False)
+    problem: str | None = None
+
+    def summary(self) -> dict[str, Any]:
+        """What ``GET /cases`` says about the case."""
+        out: dict[str, Any] = {"id": self.id, "profile": self.profile, "model": f"case:{self.id}"}
+        if self.expect is not None:
+            out["expect"] = {
+                "status": self.expect.get("status"),
+                "codes": self.expect.get("codes", []),
+                "calls": len(self.expect.get("calls", []) or []),
+            }
+        if self.problem is not None:
+            out["problem"] = self.problem
+        return out
+
+
+class UnknownCase(LookupError):
+    """No served case has this name (the message says how to name one)."""
+
+
+def _stream_key(profile: str) -> str | None:
+    from toolstream.profiles import PROFILES
+
+    known = PROFILES.get(profile)
+    return known.stream_key if known is not None else None
+
+
+def _from_preserved(ident: str, case: Any) -> ServedCase:
+    if not isinstance(case, Pairs):
+        return ServedCase(ident, "", [], problem="the case is not a JSON object")
+    profile = case.get("profile")
+    expect = case.get("expect")
+    request = case.get("request")
+    plain_expect = _plain(expect) if isinstance(expect, Pairs) else None
+    plain_request = _plain(request) if isinstance(request, Pairs) else None
+    if not isinstance(profile, str):
+        return ServedCase(ident, "", [], plain_expect, problem="'profile' is missing")
+    key = _stream_key(profile)
+    if key is None:
+        return ServedCase(
+            ident, profile, [], plain_expect, problem=f"unknown profile {profile[:40]!r}"
+        )
+    stream = case.get(key)
+    if not isinstance(stream, list):
+        return ServedCase(
+            ident, profile, [], plain_expect, problem=f"{key!r} is missing or not an array"
+        )
+    return ServedCase(ident, profile, stream, plain_expect, plain_request)
+
+
+def _read_file(ident: str, path: str) -> ServedCase:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        return ServedCase(ident, "", [], problem=f"cannot read {path}: {error.strerror or error}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return ServedCase(ident, "", [], problem=f"not UTF-8 (byte {error.start})")
+    try:
+        return _from_preserved(ident, _loads(text))
+    except (ValueError, RecursionError) as error:
+        return ServedCase(ident, "", [], problem=f"not JSON: {str(error)[:120]}")
+
+
+def _from_object(ident: str | None, fixture: Mapping[str, Any]) -> ServedCase:
+    name = ident
+    if name is None:
+        profile = fixture.get("profile")
+        name = f"{profile if isinstance(profile, str) else 'fixture'}/{fixture_digest(fixture)}"
+    return _from_preserved(name, _preserve(fixture))
+
+
+Source = Any
+"""What :func:`collect` accepts (see there)."""
+
+
+def collect(source: Source) -> list[ServedCase]:
+    """The cases of ``source``, in a stable order.
+
+    ``source`` is a corpus folder or case file (``str`` or path), a fixture
+    or case object (a mapping with ``profile``), a :class:`ServedCase`, a
+    pytest-plugin ``Case`` (anything with ``id`` and ``raw_fixture``), an
+    ``(id, fixture)`` pair, or an iterable of any of these.  A fixture given
+    as an object is named ``<profile>/<fixture hash>``.  Raises
+    FileNotFoundError for a path that does not exist."""
+    out: list[ServedCase] = []
+    _collect(source, out)
+    return out
+
+
+def _collect(source: Source, out: list[ServedCase]) -> None:
+    if isinstance(source, ServedCase):
+        out.append(source)
+    elif isinstance(source, (str, os.PathLike)):
+        out.extend(_read_refs([source]))
+    elif isinstance(source, Mapping):
+        out.append(_from_object(None, source))
+    elif hasattr(source, "raw_fixture") and hasattr(source, "id"):
+        fixture = dict(source.raw_fixture)
+        expect = getattr(source, "raw_expect", None)
+        if expect:
+            fixture["expect"] = expect
+        out.append(_from_object(str(source.id), fixture))
+    elif (
+        isinstance(source, tuple)
+        and len(source) == 2
+        and isinstance(source[0], str)
+        and isinstance(source[1], Mapping)
+    ):
+        out.append(_from_object(source[0], source[1]))
+    elif isinstance(source, Iterable):
+        for item in source:
+            _collect(item, out)
+    else:
+        raise TypeError(f"cannot serve a {type(source).__name__}: give a path, a fixture or cases")
+
+
+class CaseIndex:
+    """The served cases by every name a request may use for one."""
+
+    def __init__(self, cases: Iterable[ServedCase]) -> None:
+        self.cases: list[ServedCase] = []
+        self._by_id: dict[str, ServedCase] = {}
+        by_suffix: dict[str, list[ServedCase]] = {}
+        for case in cases:
+            if case.id in self._by_id:
+                continue  # the same file reached twice
+            self.cases.append(case)
+            self._by_id[case.id] = case
+            segments = case.id.split("/")
+            for start in range(1, len(segments)):
+                by_suffix.setdefault("/".join(segments[start:]), []).append(case)
+        self._by_suffix = {k: v[0] for k, v in by_suffix.items() if len(v) == 1}
+
+    def __len__(self) -> int:
+        return len(self.cases)
+
+    def __contains__(self, name: str) -> bool:
+        return self.find(name) is not None
+
+    def find(self, name: str) -> ServedCase | None:
+        """The case ``name`` selects: ``case:<id>``, ``<id>``, or the end of
+        one case's id after a ``/`` (``op/hash`` or ``hash`` for the id
+        ``corpus/cases/op/hash``) when no other id ends so; None otherwise."""
+        bare = name[len("case:") :] if name.startswith("case:") else name
+        return self._by_id.get(bare) or self._by_suffix.get(bare)
+
+    def get(self, name: str) -> ServedCase:
+        found = self.find(name)
+        if found is None:
+            raise UnknownCase(
+                f"{name[:120]!r} names no served case"
+                f" (use 'case:<id>' with an id from GET /cases; {len(self)} served)"
+            )
+        return found
+
+    def only(self) -> ServedCase | None:
+        """The one case, when exactly one is served (then any model selects it)."""
+        return self.cases[0] if len(self.cases) == 1 else None
+
+
+def _read_refs(paths: Iterable[str | os.PathLike[str]]) -> list[ServedCase]:
+    out = []
+    for ref in discover(paths).cases:
+        if ref.missing:
+            out.append(ServedCase(ref.id, "", [], problem="listed in MANIFEST.jsonl, missing"))
+        else:
+            out.append(_read_file(ref.id, ref.path))
+    return out
+
+
+def read_paths(paths: Iterable[str | Path]) -> list[ServedCase]:
+    """The cases under several corpus paths, named as ``toolstream verify``
+    names them (prefixed by their folder when more than one is given).
+    Raises FileNotFoundError for a path that does not exist."""
+    return _read_refs(list(paths))
