@@ -11,6 +11,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from generators._internal import jsontext as jt
+from generators._internal.constants import pinned_constants
 from generators._internal.labels import Effects, Mutant, compute
 from generators._internal.model import (
     MISSING,
@@ -206,7 +207,9 @@ def sample(
 ) -> list[Mutant]:
     """``count`` distinct mutants (distinct by the JSON of the fixture) of
     ``seed_fixture``, or fewer when the space is exhausted; deterministic:
-    the same arguments give the same list, byte for byte.
+    the same arguments give the same list, byte for byte, however the
+    project is installed (Hypothesis's local-constant pool is pinned empty:
+    :mod:`generators._internal.constants`).
 
     With ``operators``, every mutant features exactly one of them (see
     :func:`mutants`); an operator that does not apply to the seed yields
@@ -245,7 +248,8 @@ def sample(
             raise _Enough
 
     try:
-        collect()
+        with pinned_constants():
+            collect()
     except _Enough:
         pass
     return found
