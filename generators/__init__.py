@@ -18,12 +18,12 @@ Public API::
 
 from __future__ import annotations
 
-from generators._internal.api import applicable, mutants, sample
-from generators._internal.labels import Label, Mutant
-from generators._internal.model import ModelError
-from generators._internal.operators import REGISTRY as OPERATORS
-from generators._internal.operators import Operator, OperatorInfo
-from generators._internal.scratch import valid_turns
+from ._internal.api import applicable, mutants, sample
+from ._internal.labels import Label, Mutant
+from ._internal.model import ModelError
+from ._internal.operators import REGISTRY as OPERATORS
+from ._internal.operators import Operator, OperatorInfo
+from ._internal.scratch import valid_turns
 
 GENERATOR_VERSION = "1.3.0"
 """Bumped whenever the same (seed, operators, Hypothesis seed) may draw

@@ -24,7 +24,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from generators._internal.model import Call, Turn
+from .model import Call, Turn
 
 RANK_FEED = 0
 """A rule broken while the stream is read (identity_collision,
