@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from . import jsontext as jt
-from .model import MISSING, PROFILES, WIRES, Block, Call, Step, Turn, render
+from .model import MISSING, PROFILES, WIRES, Block, Call, Step, StepKind, Turn, render
 from .model.chat import DEFAULT_CHUNK
 from .schemas import unicode_text_chars, values
 
@@ -249,7 +249,7 @@ def _responses(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
         steps.append(Step("raw", raw={"type": "response.in_progress", "response": dict(response)}))
     blocks: list[Block] = []
 
-    def item_step(kind: str, block: Block, item: dict[str, Any]) -> Step:
+    def item_step(kind: StepKind, block: Block, item: dict[str, Any]) -> Step:
         event = "response.output_item.added" if kind == "start" else "response.output_item.done"
         return Step(kind, target=block, raw={"type": event, "output_index": 0, "item": item})
 

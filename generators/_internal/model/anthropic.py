@@ -142,6 +142,16 @@ def _render(turn: Turn) -> list[Any]:
     return out
 
 
+def block_start(content_block: dict[str, Any]) -> dict[str, Any]:
+    """A ``content_block_start`` event (its index is set at render time)."""
+    return {"type": "content_block_start", "index": 0, "content_block": content_block}
+
+
+def block_delta(delta: dict[str, Any]) -> dict[str, Any]:
+    """A ``content_block_delta`` event (its index is set at render time)."""
+    return {"type": "content_block_delta", "index": 0, "delta": delta}
+
+
 def _implied_arguments(call: Call) -> str:
     if call.start_input is MISSING or call.start_input is None:
         return ""

@@ -14,8 +14,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .turn import MISSING, Block, Call, ModelError, Step, Turn, apply_patch, put
-from .wire import Wire, new_block_call
+from .turn import MISSING, Block, Call, Step, Turn, apply_patch, put
+from .wire import Wire, modelable, new_block_call
 
 
 def payload(event: Any) -> tuple[str | None, Any]:
@@ -23,13 +23,6 @@ def payload(event: Any) -> tuple[str | None, Any]:
         ((kind, body),) = event.items()
         return kind, body
     return None, None
-
-
-def _parse(stream: list[Any], schemas: dict[str, Any], request: Any) -> Turn:
-    try:
-        return _parse_events(stream, schemas, request)
-    except (KeyError, TypeError, AttributeError) as error:
-        raise ModelError(f"not a modelable bedrock stream ({error!r})") from None
 
 
 def _parse_events(stream: list[Any], schemas: dict[str, Any], request: Any) -> Turn:
@@ -178,7 +171,7 @@ def _text_block(turn: Turn, block: Block) -> bool:
 WIRE = Wire(
     profile="bedrock",
     stream_key="events",
-    parse=_parse,
+    parse=modelable("bedrock", _parse_events),
     render=_render,
     blocky=True,
     tool_reason="tool_use",

@@ -16,21 +16,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .turn import MISSING, Block, Call, ModelError, Step, Turn, apply_patch, first_given, put
-from .wire import Wire, new_block_call, started_as
+from .turn import MISSING, Block, Call, Step, Turn, apply_patch, first_given, put
+from .wire import Wire, modelable, new_block_call, started_as
 
 RESPONSE_ENDINGS = {
     "response.completed": "completed",
     "response.incomplete": "incomplete",
     "response.failed": "failed",
 }
-
-
-def _parse(stream: list[Any], schemas: dict[str, Any], request: Any) -> Turn:
-    try:
-        return _parse_events(stream, schemas, request)
-    except (KeyError, TypeError, AttributeError) as error:
-        raise ModelError(f"not a modelable openai-responses stream ({error!r})") from None
 
 
 def _parse_events(stream: list[Any], schemas: dict[str, Any], request: Any) -> Turn:
@@ -343,7 +336,7 @@ def _text_block(turn: Turn, block: Block) -> bool:
 WIRE = Wire(
     profile="openai-responses",
     stream_key="events",
-    parse=_parse,
+    parse=modelable("openai-responses", _parse_events),
     render=_render,
     blocky=True,
     tool_reason=None,

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .turn import MISSING, Block, Call, Step, StepKind, Turn
+from .turn import MISSING, Block, Call, ModelError, Step, StepKind, Turn
 
 Parse = Callable[[list[Any], dict[str, Any], Any], Turn]
 """``(stream, tool_schemas, request) -> Turn`` for a *valid* stream."""
@@ -130,3 +130,16 @@ def new_block_call(turn: Turn, id_: str, name: str, **fields: Any) -> tuple[Call
         Step("stop", target=call),
     ]
     return call, steps
+
+
+def modelable(profile: str, parse_events: Parse) -> Parse:
+    """``parse_events`` with a stream it cannot walk (a missing key, a wrong
+    type) reported as :class:`~.turn.ModelError`."""
+
+    def parse(stream: list[Any], schemas: dict[str, Any], request: Any) -> Turn:
+        try:
+            return parse_events(stream, schemas, request)
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ModelError(f"not a modelable {profile} stream ({error!r})") from None
+
+    return parse

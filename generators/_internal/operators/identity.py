@@ -13,6 +13,14 @@ from ..model import MISSING, Call, Step, Turn
 from .common import Draw, free_calls, pick_call
 
 
+def _drop(draw: Draw, turn: Turn, fx: Effects, field: str, rank: int, code: str) -> None:
+    """Send one free call without ``field`` (key absent, ``null`` or ``""``)."""
+    call = pick_call(draw, turn, fx)
+    setattr(call, field, draw(st.sampled_from([MISSING, None, ""])))
+    fx.claim(call)
+    fx.slot(call, rank, code)
+
+
 def drop_id(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Remove one call's id (key absent, ``null`` or ``""``).
 
@@ -21,10 +29,7 @@ def drop_id(draw: Draw, turn: Turn, fx: Effects) -> None:
     Label: blocked ``missing_id`` (slot rank 2).
     Shrinks toward: the first free call, key absent.
     """
-    call = pick_call(draw, turn, fx)
-    call.id = draw(st.sampled_from([MISSING, None, ""]))
-    fx.claim(call)
-    fx.slot(call, lb.RANK_ID, "missing_id")
+    _drop(draw, turn, fx, "id", lb.RANK_ID, "missing_id")
 
 
 def drop_name(draw: Draw, turn: Turn, fx: Effects) -> None:
@@ -34,10 +39,7 @@ def drop_name(draw: Draw, turn: Turn, fx: Effects) -> None:
     Label: blocked ``missing_name`` (slot rank 3).
     Shrinks toward: the first free call, key absent.
     """
-    call = pick_call(draw, turn, fx)
-    call.name = draw(st.sampled_from([MISSING, None, ""]))
-    fx.claim(call)
-    fx.slot(call, lb.RANK_NAME, "missing_name")
+    _drop(draw, turn, fx, "name", lb.RANK_NAME, "missing_name")
 
 
 def dup_pairs(turn: Turn, fx: Effects) -> list[tuple[Call, Call]]:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from .. import jsontext as jt
 from ..edit import insert, text_blocks
 from ..labels import Effects
-from ..model import Block, Call, Step, Turn, chat, responses
+from ..model import Block, Call, Step, StepKind, Turn, anthropic, chat, responses
 from .common import Draw, call_choice, draw_text
 
 
@@ -174,6 +174,30 @@ def _new_block(turn: Turn, at: int) -> Block:
     return block
 
 
+class _NewBlocks:
+    """New non-call blocks inserted together at one drawn position where no
+    block is open; :meth:`add` appends a step of the current block."""
+
+    def __init__(self, draw: Draw, turn: Turn) -> None:
+        self.turn = turn
+        self.at: int = draw(st.sampled_from(_between_blocks(turn)))
+        self.block = _new_block(turn, self.at)
+        self.steps: list[Step] = []
+
+    def add(self, kind: StepKind, raw: dict[str, Any] | None = None) -> None:
+        self.steps.append(Step(kind, target=self.block, raw=raw))
+
+    def result_block(self) -> None:
+        """Go on with a second block right after the current one (a server
+        tool's result): it takes the same index, moving the first up."""
+        result = _new_block(self.turn, self.at)
+        result.index, self.block.index = self.block.index, result.index
+        self.block = result
+
+    def insert(self) -> None:
+        insert(self.turn, self.at, *self.steps)
+
+
 def _noise_anthropic(draw: Draw, turn: Turn) -> None:
     texts = text_blocks(turn)
     kinds = [
@@ -201,137 +225,36 @@ def _noise_anthropic(draw: Draw, turn: Turn) -> None:
         stop = turn.step_of("stop", block)
         assert start is not None and stop is not None
         at = draw(st.integers(start + 1, stop))
-        raw = {
-            "type": "content_block_delta",
-            "index": block.index,
-            "delta": {"type": "text_delta", "text": draw_text(draw)},
-        }
+        raw = anthropic.block_delta({"type": "text_delta", "text": draw_text(draw)})
         insert(turn, at, Step("delta", target=block, raw=raw))
         return
-    at = draw(st.sampled_from(_between_blocks(turn)))
-    block = _new_block(turn, at)
-    steps: list[Step] = []
+    new = _NewBlocks(draw, turn)
+    add = new.add
+
     if kind == "text_block":
-        steps.append(
-            Step(
-                "start",
-                target=block,
-                raw={
-                    "type": "content_block_start",
-                    "index": 0,
-                    "content_block": {"type": "text", "text": ""},
-                },
-            )
-        )
+        add("start", anthropic.block_start({"type": "text", "text": ""}))
         for _ in range(draw(st.integers(0, 2))):
-            steps.append(
-                Step(
-                    "delta",
-                    target=block,
-                    raw={
-                        "type": "content_block_delta",
-                        "index": 0,
-                        "delta": {"type": "text_delta", "text": draw_text(draw)},
-                    },
-                )
-            )
+            add("delta", anthropic.block_delta({"type": "text_delta", "text": draw_text(draw)}))
     elif kind == "server_tool":
         # A server-side tool call and its result: two blocks, never executable.
-        steps.append(
-            Step(
-                "start",
-                target=block,
-                raw={
-                    "type": "content_block_start",
-                    "index": 0,
-                    "content_block": {
-                        "type": "server_tool_use",
-                        "id": "srvtoolu_noise",
-                        "name": "web_search",
-                        "input": {},
-                    },
-                },
-            )
-        )
+        use = {"type": "server_tool_use", "id": "srvtoolu_noise", "name": "web_search"}
+        add("start", anthropic.block_start({**use, "input": {}}))
         for piece in jt.draw_split(draw, '{"query": "weather"}', max_cuts=2):
-            steps.append(
-                Step(
-                    "delta",
-                    target=block,
-                    raw={
-                        "type": "content_block_delta",
-                        "index": 0,
-                        "delta": {"type": "input_json_delta", "partial_json": piece},
-                    },
-                )
-            )
-        steps.append(Step("stop", target=block))
-        result = _new_block(turn, at)  # takes the same index, moving ``block`` up
-        result.index, block.index = block.index, result.index
-        steps.append(
-            Step(
-                "start",
-                target=result,
-                raw={
-                    "type": "content_block_start",
-                    "index": 0,
-                    "content_block": {
-                        "type": "web_search_tool_result",
-                        "tool_use_id": "srvtoolu_noise",
-                        "content": [],
-                    },
-                },
-            )
-        )
-        block = result
+            add("delta", anthropic.block_delta({"type": "input_json_delta", "partial_json": piece}))
+        add("stop")
+        new.result_block()
+        found = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_noise", "content": []}
+        add("start", anthropic.block_start(found))
     elif kind == "thinking_block":
-        steps.append(
-            Step(
-                "start",
-                target=block,
-                raw={
-                    "type": "content_block_start",
-                    "index": 0,
-                    "content_block": {"type": "thinking", "thinking": "", "signature": ""},
-                },
-            )
-        )
-        steps.append(
-            Step(
-                "delta",
-                target=block,
-                raw={
-                    "type": "content_block_delta",
-                    "index": 0,
-                    "delta": {"type": "thinking_delta", "thinking": draw_text(draw)},
-                },
-            )
-        )
-        steps.append(
-            Step(
-                "delta",
-                target=block,
-                raw={
-                    "type": "content_block_delta",
-                    "index": 0,
-                    "delta": {"type": "signature_delta", "signature": "c2lnbmF0dXJl"},
-                },
-            )
-        )
+        add("start", anthropic.block_start({"type": "thinking", "thinking": "", "signature": ""}))
+        add("delta", anthropic.block_delta({"type": "thinking_delta", "thinking": draw_text(draw)}))
+        signed = {"type": "signature_delta", "signature": "c2lnbmF0dXJl"}
+        add("delta", anthropic.block_delta(signed))
     else:
-        steps.append(
-            Step(
-                "start",
-                target=block,
-                raw={
-                    "type": "content_block_start",
-                    "index": 0,
-                    "content_block": {"type": "redacted_thinking", "data": "ZW5jcnlwdGVk"},
-                },
-            )
-        )
-    steps.append(Step("stop", target=block))
-    insert(turn, at, *steps)
+        redacted = {"type": "redacted_thinking", "data": "ZW5jcnlwdGVk"}
+        add("start", anthropic.block_start(redacted))
+    add("stop")
+    new.insert()
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -385,12 +308,8 @@ def _noise_responses(draw: Draw, turn: Turn) -> None:
         )
         insert(turn, draw(st.integers(start + 1, stop)), Step("delta", target=block, raw=raw))
         return
-    at = draw(st.sampled_from(_between_blocks(turn)))
-    block = _new_block(turn, at)
-    steps: list[Step] = []
-
-    def add(kind: str, raw: dict[str, Any]) -> None:
-        steps.append(Step(kind, target=block, raw=raw))
+    new = _NewBlocks(draw, turn)
+    add = new.add
 
     def item(kind: str, body: dict[str, Any]) -> dict[str, Any]:
         return {"type": kind, "output_index": 0, "item": body}
@@ -478,7 +397,7 @@ def _noise_responses(draw: Draw, turn: Turn) -> None:
                 {"id": wid, "type": "web_search_call", "status": "completed", "action": action},
             ),
         )
-    insert(turn, at, *steps)
+    new.insert()
 
 
 def _bedrock_event(kind: str, **body: Any) -> dict[str, Any]:
@@ -518,12 +437,8 @@ def _noise_bedrock(draw: Draw, turn: Turn) -> None:
         raw = _bedrock_event("contentBlockDelta", delta={"text": draw_text(draw)})
         insert(turn, draw(st.integers(low, stop)), Step("delta", target=block, raw=raw))
         return
-    at = draw(st.sampled_from(_between_blocks(turn)))
-    block = _new_block(turn, at)
-    steps: list[Step] = []
-
-    def add(kind: str, raw: dict[str, Any] | None = None) -> None:
-        steps.append(Step(kind, target=block, raw=raw))
+    new = _NewBlocks(draw, turn)
+    add = new.add
 
     if kind == "text_block":
         explicit = draw(st.booleans())
@@ -548,13 +463,11 @@ def _noise_bedrock(draw: Draw, turn: Turn) -> None:
         for piece in jt.draw_split(draw, '{"query": "weather"}', max_cuts=2):
             add("delta", _bedrock_event("contentBlockDelta", delta={"toolUse": {"input": piece}}))
         add("stop")
-        result = _new_block(turn, at)  # takes the same index, moving ``block`` up
-        result.index, block.index = block.index, result.index
-        block = result
+        new.result_block()
         start = {"toolResult": {"toolUseId": "srvtool_noise", "status": "success"}}
         add("start", _bedrock_event("contentBlockStart", start=start))
     add("stop")
-    insert(turn, at, *steps)
+    new.insert()
 
 
 NOISE: dict[str, Callable[[Draw, Turn], None]] = {
