@@ -174,6 +174,15 @@ def _new_block(turn: Turn, at: int) -> Block:
     return block
 
 
+def _text_block_span(draw: Draw, turn: Turn, texts: list[Block]) -> tuple[Block, int, int]:
+    """A drawn text block with its start and stop positions."""
+    block: Block = draw(st.sampled_from(texts))
+    start = turn.step_of("start", block)
+    stop = turn.step_of("stop", block)
+    assert start is not None and stop is not None
+    return block, start, stop
+
+
 class _NewBlocks:
     """New non-call blocks inserted together at one drawn position where no
     block is open; :meth:`add` appends a step of the current block."""
@@ -220,10 +229,7 @@ def _noise_anthropic(draw: Draw, turn: Turn) -> None:
         insert(turn, draw(st.integers(0, len(turn.steps))), Step("raw", raw=raw))
         return
     if kind == "text_delta":
-        block = draw(st.sampled_from(texts))
-        start = turn.step_of("start", block)
-        stop = turn.step_of("stop", block)
-        assert start is not None and stop is not None
+        block, start, stop = _text_block_span(draw, turn, texts)
         at = draw(st.integers(start + 1, stop))
         raw = anthropic.block_delta({"type": "text_delta", "text": draw_text(draw)})
         insert(turn, at, Step("delta", target=block, raw=raw))
@@ -298,10 +304,7 @@ def _noise_responses(draw: Draw, turn: Turn) -> None:
         step.patch = dict(step.patch or {}, obfuscation=pad)
         return
     if kind == "text_delta":
-        block = draw(st.sampled_from(texts))
-        start = turn.step_of("start", block)
-        stop = turn.step_of("stop", block)
-        assert start is not None and stop is not None
+        block, start, stop = _text_block_span(draw, turn, texts)
         item_id = turn.steps[start].raw["item"]["id"]
         raw = _item_event(
             "response.output_text.delta", item_id, content_index=0, delta=draw_text(draw)
