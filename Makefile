@@ -15,12 +15,12 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/ruff check toolstream generators tests bench scripts
+	$(BIN)/ruff check toolstream generators tests bench scripts setup.py
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check toolstream generators tests bench scripts
+	$(BIN)/ruff check toolstream generators tests bench scripts setup.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
