@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: adapters-js js-if-node test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-serve bench-adapters
+.PHONY: adapters-js js-if-node test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,12 +15,12 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 test: $(STAMP) js-if-node
-	$(BIN)/ruff check toolstream generators tests bench scripts
+	$(BIN)/ruff check toolstream generators tests bench scripts setup.py
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check toolstream generators tests bench scripts
+	$(BIN)/ruff check toolstream generators tests bench scripts setup.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -89,13 +89,13 @@ fuzz: $(STAMP)
 bench-corpus: $(STAMP)
 	$(BIN)/python bench/corpus.py
 
-# toolstream serve under load: the shipped corpus through 1, 16 and 64 concurrent clients.
-bench-serve: $(STAMP)
-	$(BIN)/python bench/serve.py
-
 # User adapters (a Python callable, node per line and per case) over corpus/cases
 bench-adapters: $(STAMP)
 	$(BIN)/python bench/adapters.py
+
+# toolstream serve under load: the shipped corpus through 1, 16 and 64 concurrent clients.
+bench-serve: $(STAMP)
+	$(BIN)/python bench/serve.py
 
 # Docs derived from code (finding catalogue, state diagram).
 docs: $(STAMP)

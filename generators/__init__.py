@@ -18,17 +18,19 @@ Public API::
 
 from __future__ import annotations
 
-from generators._internal.api import applicable, mutants, sample
-from generators._internal.labels import Label, Mutant
-from generators._internal.model import ModelError
-from generators._internal.operators import REGISTRY as OPERATORS
-from generators._internal.operators import Operator, OperatorInfo
-from generators._internal.scratch import valid_turns
+from ._internal.api import applicable, mutants, sample
+from ._internal.labels import Label, Mutant
+from ._internal.model import ModelError
+from ._internal.operators import REGISTRY as OPERATORS
+from ._internal.operators import Operator, OperatorInfo
+from ._internal.scratch import valid_turns
 
-GENERATOR_VERSION = "1.2.0"
+GENERATOR_VERSION = "1.3.0"
 """Bumped whenever the same (seed, operators, Hypothesis seed) may draw
 different mutants or labels.  1.2.0: the ``openai-responses`` and
-``bedrock`` profiles, the ``mismatch_done`` operator."""
+``bedrock`` profiles, the ``mismatch_done`` operator.  1.3.0: ``sample``
+no longer lets Hypothesis draw literals from the project's own source
+(which made the corpus depend on the install; ``_internal/constants.py``)."""
 
 __all__ = [
     "GENERATOR_VERSION",

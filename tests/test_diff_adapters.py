@@ -305,7 +305,9 @@ def test_generated_reuse_slot_and_truncate_parseable_are_unsafe(
     through ``diff_corpus``: every built-in adapter merges or splits a reused
     index and accepts truncated-but-parseable arguments somewhere."""
     needs(MODULE[adapter], extra="litellm" if adapter == "litellm" else "adapters")
-    generators = pytest.importorskip("generators", reason="the generator is not importable")
+    generators = pytest.importorskip(
+        "toolstream_generators", reason="the generator is not importable"
+    )
     seed = json.loads((ROOT / "corpus" / "seeds" / SEEDS[adapter]).read_text(encoding="utf-8"))
     seed.pop("meta", None)
     for operator in ("reuse_slot", "truncate_parseable"):

@@ -157,7 +157,7 @@ def test_feed_all_in_pieces_equals_feed() -> None:
 # -- generated fixtures ----------------------------------------------------------------------
 
 try:
-    import generators
+    import toolstream_generators as generators
 
     HAVE_GENERATORS = hasattr(generators, "mutants")
 except ImportError:  # pragma: no cover - the package is part of the repository

@@ -18,12 +18,12 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-import generators
-from generators import OPERATORS, Label, Mutant, Operator, mutants, sample, valid_turns
-from generators._internal import jsontext as jt
-from generators._internal.model import parse, reassemble, render
-from generators._internal.schemas import violation_sites
+import toolstream_generators as generators
 from tests.builders import RICH_SCHEMAS
+from toolstream_generators import OPERATORS, Label, Mutant, Operator, mutants, sample, valid_turns
+from toolstream_generators._internal import jsontext as jt
+from toolstream_generators._internal.model import parse, reassemble, render
+from toolstream_generators._internal.schemas import violation_sites
 
 ROOT = Path(__file__).resolve().parent.parent
 PROFILES = ("openai", "mistral", "anthropic", "openai-responses", "bedrock")
@@ -111,7 +111,7 @@ def test_new_profile_seeds_are_modelled_with_their_noise() -> None:
 
 def test_the_generator_does_not_import_the_validator() -> None:
     code = (
-        "import generators, sys; "
+        "import toolstream_generators, sys; "
         "bad = [m for m in sys.modules if m == 'toolstream' or m.startswith('toolstream.')]; "
         "assert not bad, bad"
     )
@@ -613,7 +613,7 @@ def test_valid_turns_rejects_bad_arguments() -> None:
 
 
 def test_truncate_label_sees_gaps_left_by_an_interleaving() -> None:
-    from generators._internal.operators import _prefix_label
+    from toolstream_generators._internal.operators import _prefix_label
 
     seed = json.loads(json.dumps(SEEDS["anthropic-text-and-tools"]))
     events = seed["events"]

@@ -21,11 +21,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-import generators
-from generators import OPERATORS, Label, Mutant, mutants, sample, valid_turns
+import toolstream_generators as generators
 from tests.builders import RICH_SCHEMAS
 from toolstream import validate, validate_bytes
 from toolstream.report import Report
+from toolstream_generators import OPERATORS, Label, Mutant, mutants, sample, valid_turns
 
 ROOT = Path(__file__).resolve().parent.parent
 PROFILES = ("openai", "mistral", "anthropic", "openai-responses", "bedrock")

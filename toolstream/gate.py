@@ -57,6 +57,32 @@ _ACTIVITY_CODES = frozenset(
 )
 
 
+CALL_CHECK_ORDER: tuple[tuple[Code, ...], ...] = (
+    (Code.MISSING_ID,),
+    (Code.MISSING_NAME,),
+    (Code.DUPLICATE_ID,),
+    (Code.CONFLICTING_INPUT,),
+    (Code.EMPTY_ARGUMENTS,),
+    (Code.LIMIT_EXCEEDED,),
+    (
+        Code.MALFORMED_JSON,
+        Code.TRAILING_DATA,
+        Code.NON_FINITE_NUMBER,
+        Code.DUPLICATE_KEY,
+        Code.INVALID_UNICODE,
+    ),
+    (Code.NON_OBJECT_ARGUMENTS,),
+    (Code.UNKNOWN_TOOL,),
+    (Code.UNSUPPORTED_SCHEMA_KEYWORD,),
+    (Code.SCHEMA_VIOLATION,),
+)
+"""The checks :meth:`Gate._check_call` runs on a terminated slot, in order
+(the first that fails is the slot's one finding; the strict JSON parse is one
+check with several codes).  The generator's labels mirror it
+(``toolstream_generators._internal.labels.CHECK_ORDER``); tests/test_check_order.py
+holds the two, and this tuple against ``_check_call``'s code, together."""
+
+
 class Gate:
     """An incremental validator for one assistant turn.
 

@@ -10,18 +10,11 @@ from hypothesis import HealthCheck, Phase, Verbosity, assume, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from generators._internal import jsontext as jt
-from generators._internal.labels import Effects, Mutant, compute
-from generators._internal.model import (
-    MISSING,
-    PROFILES,
-    ModelError,
-    Turn,
-    parse,
-    reassemble,
-    render,
-)
-from generators._internal.operators import BREAKING, PRESERVING, REGISTRY, OperatorInfo
+from . import jsontext as jt
+from .constants import pinned_constants
+from .labels import Effects, Mutant, compute
+from .model import MISSING, PROFILES, ModelError, Turn, parse, reassemble, render
+from .operators import BREAKING, PRESERVING, REGISTRY, OperatorInfo
 
 MAX_PRESERVING = 3
 """Verdict-preserving operators drawn per mutant (besides a featured one)."""
@@ -46,10 +39,10 @@ def seed_model(seed_fixture: dict[str, Any]) -> Turn:
             raise ModelError(f"seed call name {call.name!r} has no schema")
         if call.expected is None or not isinstance(_loads(call.expected), dict):
             raise ModelError("seed arguments must be a JSON object")
-        if turn.profile == "anthropic" and call.start_input not in ({}, MISSING, None):
+        if turn.wire.start_object and call.start_input not in ({}, MISSING, None):
             if "".join(t for t in turn.fragments(call) if isinstance(t, str)):
                 raise ModelError("seed call has both start input and deltas")
-        if turn.profile == "openai-responses" and not (
+        if turn.wire.start_text and not (
             call.start_input in (MISSING, None) or isinstance(call.start_input, str)
         ):
             raise ModelError("seed item arguments must be a string")
@@ -206,7 +199,9 @@ def sample(
 ) -> list[Mutant]:
     """``count`` distinct mutants (distinct by the JSON of the fixture) of
     ``seed_fixture``, or fewer when the space is exhausted; deterministic:
-    the same arguments give the same list, byte for byte.
+    the same arguments give the same list, byte for byte, however the
+    project is installed (Hypothesis's local-constant pool is pinned empty:
+    :mod:`generators._internal.constants`).
 
     With ``operators``, every mutant features exactly one of them (see
     :func:`mutants`); an operator that does not apply to the seed yields
@@ -245,7 +240,8 @@ def sample(
             raise _Enough
 
     try:
-        collect()
+        with pinned_constants():
+            collect()
     except _Enough:
         pass
     return found

@@ -4,26 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from generators._internal.jsontext import Draw, draw_split
-from generators._internal.model import BEDROCK, MISSING, RESPONSES, Block, Call, Step, Turn
+from .jsontext import Draw, draw_split
+from .model import MISSING, Block, Call, Step, Turn
 
 
 def set_fragments(turn: Turn, call: Call, pieces: list[Any]) -> None:
     """Replace the argument fragments of ``call`` by ``pieces``, keeping the
     positions of the existing fragment steps; extra fragments follow the last
     existing one.  Identity stays on (or moves to) a fragment that exists.
-    For Anthropic, a non-empty text makes the start ``input`` ``{}``; for
-    Responses, the pieces are the whole text, so the added item's
-    ``arguments`` become ``""``."""
+    Where the opening event can carry arguments, it stops carrying them
+    (``wire.cleared_start``): for Anthropic when the pieces carry anything
+    (start ``input`` ``{}``); for Responses always, since the pieces are
+    the whole text (the added item's ``arguments`` ``""``)."""
     old = turn.frag_steps(call)
     steps = turn.steps
-    if turn.profile == "anthropic":
-        text = "".join(p for p in pieces if isinstance(p, str))
-        non_str = any(not isinstance(p, str) for p in pieces)
-        if (text or non_str) and call.start_input not in ({}, None, MISSING):
-            call.start_input = {}
-    if turn.profile == RESPONSES and call.start_input not in ("", None, MISSING):
-        call.start_input = ""
+    cleared = turn.wire.cleared_start
+    if cleared is not MISSING and call.start_input not in (cleared, None, MISSING):
+        carries = any(p != "" or not isinstance(p, str) for p in pieces)
+        if turn.wire.start_text or carries:
+            call.start_input = cleared
     if not pieces and not turn.blocky:
         raise AssertionError("an OpenAI-style call needs at least one fragment")
     id_at = next((k for k, i in enumerate(old) if steps[i].carries_id), 0)
@@ -78,46 +77,18 @@ def remove_steps(turn: Turn, predicate: Any) -> None:
 
 
 def text_blocks(turn: Turn) -> list[Block]:
-    """Blocks that hold text: Anthropic ``text`` blocks, Responses
-    ``message`` items, Bedrock blocks with a ``text`` delta."""
-    out = []
-    for block in turn.blocks:
-        if turn.profile == BEDROCK:
-            if any(
-                s.kind == "delta"
-                and s.target is block
-                and "text" in (_bedrock_body(s.raw).get("delta") or {})
-                for s in turn.steps
-            ):
-                out.append(block)
-            continue
-        start = turn.step_of("start", block)
-        if start is None:
-            continue
-        raw = turn.steps[start].raw or {}
-        if turn.profile == RESPONSES:
-            if (raw.get("item") or {}).get("type") == "message":
-                out.append(block)
-        elif (raw.get("content_block") or {}).get("type") == "text":
-            out.append(block)
-    return out
-
-
-def _bedrock_body(event: Any) -> dict[str, Any]:
-    if isinstance(event, dict) and len(event) == 1:
-        body = next(iter(event.values()))
-        if isinstance(body, dict):
-            return body
-    return {}
+    """Blocks that hold text (``wire.text_block``): Anthropic ``text``
+    blocks, Responses ``message`` items, Bedrock blocks with a ``text``
+    delta."""
+    return [block for block in turn.blocks if turn.wire.text_block(turn, block)]
 
 
 def forced(turn: Turn) -> bool:
     """Whether the request forces a tool call, so that OpenAI/Mistral
     ``finish_reason: "stop"`` means "execute" (the generator's reading of
-    the spec: ``required`` or a named function; Mistral also ``any``)."""
+    the spec: ``wire.forcing_choices``, ``required`` and for Mistral also
+    ``any``, or a named function)."""
     choice = (turn.request or {}).get("tool_choice")
-    if choice == "required":
-        return True
-    if choice == "any" and turn.profile == "mistral":
-        return True
+    if isinstance(choice, str):
+        return choice in turn.wire.forcing_choices
     return isinstance(choice, dict) and choice.get("type") == "function"

@@ -15,7 +15,14 @@ validator.  Each breaking operator records its effect in :class:`Effects`:
   ``finish_without_calls``): they are never combined with another breaking
   operator, and compute their label themselves.
 
-The ranks follow the documented end-of-turn check order of a slot:
+The ranks follow the end-of-turn check order of a slot, the order in which
+the validator's ``gate._check_call`` runs its checks (the first that fails
+is the slot's one finding): read-time rules first (:data:`RANK_FEED`), then
+the terminal, and then :data:`CHECK_ORDER`: id, name, duplicate id,
+conflicting start input, empty arguments, strict JSON, an object, a known
+tool, a usable schema, the schema itself.  ``tests/test_check_order.py``
+holds :data:`CHECK_ORDER` against the gate's own declaration of its order
+(the generator never imports the validator; the test reads both).
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from generators._internal.model import Call, Turn
+from .model import Call, Turn
 
 RANK_FEED = 0
 """A rule broken while the stream is read (identity_collision,
@@ -41,6 +48,36 @@ RANK_NON_OBJECT = 8
 RANK_UNKNOWN_TOOL = 9
 RANK_SCHEMA = 10
 RANK_VIOLATION = 11
+
+CHECK_ORDER: tuple[tuple[int, tuple[str, ...]], ...] = (
+    (RANK_ID, ("missing_id",)),
+    (RANK_NAME, ("missing_name",)),
+    (RANK_DUPLICATE_ID, ("duplicate_id",)),
+    (RANK_CONFLICT, ("conflicting_input",)),
+    (RANK_EMPTY, ("empty_arguments",)),
+    (
+        RANK_JSON,
+        (
+            "malformed_json",
+            "trailing_data",
+            "non_finite_number",
+            "duplicate_key",
+            "invalid_unicode",
+        ),
+    ),
+    (RANK_NON_OBJECT, ("non_object_arguments",)),
+    (RANK_UNKNOWN_TOOL, ("unknown_tool",)),
+    (RANK_SCHEMA, ("unsupported_schema_keyword",)),
+    (RANK_VIOLATION, ("schema_violation",)),
+)
+"""The checks a terminated slot goes through, in order: (rank, the finding
+codes of that check).  The strict JSON parse is one check with several
+codes.  ``limit_exceeded`` (a resource limit, checked between empty
+arguments and the parse) is not here: no operator breaks a limit."""
+UNLABELLED_CHECKS = ("limit_exceeded",)
+"""Codes of end-of-turn checks the generator never labels (see above)."""
+
+assert [rank for rank, _ in CHECK_ORDER] == sorted({rank for rank, _ in CHECK_ORDER})
 
 STATUSES = ("pass", "blocked", "not_applicable")
 

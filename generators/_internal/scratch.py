@@ -8,20 +8,13 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from generators._internal import jsontext as jt
-from generators._internal.model import (
-    BEDROCK,
-    DEFAULT_CHUNK,
-    MISSING,
-    PROFILES,
-    RESPONSES,
-    Block,
-    Call,
-    Step,
-    Turn,
-    render,
-)
-from generators._internal.schemas import unicode_text_chars, values
+from . import jsontext as jt
+from .model import MISSING, PROFILES, WIRES, Block, Call, Step, StepKind, Turn, render
+from .model.chat import DEFAULT_CHUNK
+from .schemas import unicode_text_chars, values
+
+RESPONSES = "openai-responses"
+BEDROCK = "bedrock"
 
 _ID_CHARS = st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _ID_PREFIX = {
@@ -154,7 +147,7 @@ def _chat(draw: Any, profile: str, calls: list[Call], schemas: dict[str, Any]) -
             )
         )
     return Turn(
-        profile=profile,
+        wire=WIRES[profile],
         tool_schemas=schemas,
         request={"tool_choice": "auto"},
         steps=steps,
@@ -240,7 +233,7 @@ def _anthropic(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
         if call.start_input is MISSING:
             call.start_input = {}
     return Turn(
-        profile="anthropic",
+        wire=WIRES["anthropic"],
         tool_schemas=schemas,
         request=None,
         steps=steps,
@@ -256,7 +249,7 @@ def _responses(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
         steps.append(Step("raw", raw={"type": "response.in_progress", "response": dict(response)}))
     blocks: list[Block] = []
 
-    def item_step(kind: str, block: Block, item: dict[str, Any]) -> Step:
+    def item_step(kind: StepKind, block: Block, item: dict[str, Any]) -> Step:
         event = "response.output_item.added" if kind == "start" else "response.output_item.done"
         return Step(kind, target=block, raw={"type": event, "output_index": 0, "item": item})
 
@@ -307,7 +300,7 @@ def _responses(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
         )
     )
     return Turn(
-        profile=RESPONSES,
+        wire=WIRES[RESPONSES],
         tool_schemas=schemas,
         request={"tool_choice": "auto"},
         steps=steps,
@@ -352,7 +345,7 @@ def _bedrock(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
         usage = {"inputTokens": 20, "outputTokens": 10, "totalTokens": 30}
         steps.append(Step("raw", raw={"metadata": {"usage": usage, "metrics": {"latencyMs": 100}}}))
     return Turn(
-        profile=BEDROCK,
+        wire=WIRES[BEDROCK],
         tool_schemas=schemas,
         request=None,
         steps=steps,

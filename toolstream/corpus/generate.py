@@ -1,7 +1,8 @@
 """Draw labelled mutants of seed fixtures and write them as a corpus.
 
 This is the only part of ``toolstream.corpus`` that needs Hypothesis: the
-``generators`` package is imported lazily, inside :func:`generate`.
+generator (the ``generators/`` folder, installed as ``toolstream_generators``)
+is imported lazily, inside :func:`generate`.
 
 Layout of the output folder::
 
@@ -43,6 +44,11 @@ SHIPPED_COUNT = 25
 SHIPPED_SEED = 0
 """``--seed`` of the shipped corpus (``make corpus``)."""
 
+GENERATORS_PACKAGE = "toolstream_generators"
+"""The import name of the repository's ``generators/`` folder (a distribution
+named ``generators`` exists on PyPI, so the folder is installed under the
+project's own name; see setup.py)."""
+
 UNMUTATED = "identity"
 """Folder for a mutant that went through no operator at all."""
 
@@ -52,7 +58,7 @@ _TEMP_NAME = re.compile(rf"^\.[0-9a-f]{{{DIGEST_CHARS}}}\.json\..*\.tmp$")
 
 class GenerateError(Exception):
     """Cannot generate.  ``usage`` (the default) marks a problem with the
-    request (missing generators package, unknown operator, bad seed); a
+    request (missing generator package, unknown operator, bad seed); a
     generator that misbehaves (a malformed label) is not one."""
 
     def __init__(self, message: str, *, usage: bool = True) -> None:
@@ -61,14 +67,15 @@ class GenerateError(Exception):
 
 
 def load_generators() -> Any:
-    """The ``generators`` package, imported on first use (it needs Hypothesis;
-    the rest of the corpus workflow does not).  Imported by name, so the
-    type checker of ``toolstream`` does not take ``generators`` in."""
+    """The generator package (:data:`GENERATORS_PACKAGE`), imported on first
+    use (it needs Hypothesis; the rest of the corpus workflow does not).  Imported by name, so the
+    type checker of ``toolstream`` does not take the generator in."""
     try:
-        generators = importlib.import_module("generators")
+        generators = importlib.import_module(GENERATORS_PACKAGE)
     except ImportError as error:
         raise GenerateError(
-            f"toolstream generate needs the 'generators' package (and Hypothesis): {error}"
+            f"toolstream generate needs the {GENERATORS_PACKAGE!r} package"
+            f" (and Hypothesis): {error}"
         ) from None
     return generators
 

@@ -9,7 +9,7 @@ The *operator* a case is counted under:
 
 * a case without ``meta`` (or whose ``meta`` is not an object): ``(none)``;
 * ``meta.operators`` a non-empty list of names: the last *breaking* one
-  (``generators.OPERATORS[name].preserving`` is false; a name the generator
+  (``toolstream_generators.OPERATORS[name].preserving`` is false; a name the generator
   does not know counts as breaking, as in ``toolstream generate``), or the
   last one when all are verdict-preserving -- the corpus' *featured*
   operator, which is also the folder ``generate`` files the case under;
@@ -74,12 +74,12 @@ _PRESERVING: dict[str, bool] | None = None
 
 
 def _preserving() -> dict[str, bool]:
-    """Operator name -> verdict-preserving, from ``generators`` (empty when
+    """Operator name -> verdict-preserving, from ``toolstream_generators`` (empty when
     the generator cannot be imported: every name then counts as breaking)."""
     global _PRESERVING
     if _PRESERVING is None:
         try:
-            operators = importlib.import_module("generators").OPERATORS
+            operators = importlib.import_module("toolstream_generators").OPERATORS
             _PRESERVING = {
                 str(name): bool(getattr(info, "preserving", False))
                 for name, info in operators.items()

@@ -1,0 +1,145 @@
+"""The row type of the generator's wire table (:data:`~generators._internal.model.WIRES`).
+
+One :class:`Wire` per profile: how its stream is keyed, parsed and
+rendered, and the vocabulary the operators ask instead of branching on the
+profile name.  Each format module (``chat``, ``anthropic``, ``responses``,
+``bedrock``) defines its row(s); adding a format is one module and one row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .turn import MISSING, Block, Call, ModelError, Step, StepKind, Turn
+
+Parse = Callable[[list[Any], dict[str, Any], Any], Turn]
+"""``(stream, tool_schemas, request) -> Turn`` for a *valid* stream."""
+Render = Callable[[Turn], list[Any]]
+"""The stream (chunks or events) of a turn."""
+
+
+def no_implied_arguments(call: Call) -> str:
+    """A call whose events carry no text has the empty arguments."""
+    return ""
+
+
+def no_text_blocks(turn: Turn, block: Block) -> bool:
+    return False
+
+
+def started_as(turn: Turn, block: Block, key: str, kind: str) -> bool:
+    """Whether ``block``'s start event holds a ``key`` object of type ``kind``."""
+    start = turn.step_of("start", block)
+    if start is None:
+        return False
+    raw = turn.steps[start].raw or {}
+    return bool((raw.get(key) or {}).get("type") == kind)
+
+
+def set_reason(step: Step, reason: str, detail: str) -> None:
+    """End a ``finish`` step with ``reason`` (formats whose end reason is a
+    plain field)."""
+    step.text = reason
+
+
+@dataclass(frozen=True, eq=False)
+class Wire:
+    """One wire format as the generator reads and writes it."""
+
+    profile: str
+    stream_key: str
+    """The envelope key of the stream: ``chunks`` or ``events``."""
+    parse: Parse
+    render: Render
+    blocky: bool
+    """Every call has its own start and stop (and non-call items are
+    :class:`~.turn.Block` objects sharing the index space)."""
+    tool_reason: str | None
+    """The end reason that claims tool use (``None``: the format has none)."""
+    wrong_reasons: tuple[str, ...]
+    """End reasons that do not mean "execute", simplest first."""
+    repeat_reasons: tuple[str, ...]
+    """What a repeated end (``duplicate_terminal``) may say."""
+    index_key: str
+    """The key that carries a call's slot index on the wire."""
+    index_kinds: tuple[StepKind, ...]
+    """Steps of a call that carry its slot index."""
+    error_events: tuple[dict[str, Any], ...]
+    """In-stream error items the format knows, simplest first."""
+    message_end: tuple[StepKind, ...] = ("finish",)
+    """Step kinds that must all be present for a begun message to be over."""
+    turn_end: StepKind = "finish"
+    """The step after which the turn's scope has ended for good."""
+    begun_by_any_event: bool = False
+    """A message has begun with the stream's first event (no ``begin``)."""
+    plain_stop: str | None = None
+    """An end reason that means "execute" only when the request forces a
+    call (OpenAI/Mistral ``stop``)."""
+    forcing_choices: tuple[str, ...] = ()
+    """``tool_choice`` strings that force a call."""
+    end_details: tuple[str, ...] = ()
+    """Responses: ``incomplete_details.reason`` values of a wrong ending."""
+    set_end: Callable[[Step, str, str], None] = set_reason
+    """``(finish step, reason, detail)``: make the step end with ``reason``."""
+    implied_arguments: Callable[[Call], str] = no_implied_arguments
+    """A call's arguments when none of its events carries text."""
+    cleared_start: Any = MISSING
+    """What the opening event's arguments become once fragments carry the
+    text (Anthropic ``{}``, Responses ``""``; ``MISSING``: it has none)."""
+    start_object: bool = False
+    """The opening event may carry the arguments as a JSON value (Anthropic
+    ``input``), which conflicts with non-empty delta text."""
+    empty_starts: tuple[Any, ...] = ()
+    """What the opening event may carry for arguments that reassemble to
+    ``""``, simplest first (``()``: it carries none)."""
+    restates: bool = False
+    """The call's closing events restate its arguments and identity
+    (Responses ``function_call_arguments.done`` and ``output_item.done``)."""
+    start_text: bool = False
+    """A string ``start_input`` is the first part of the arguments text."""
+    inferred_index: bool = False
+    """A call may be sent without its index (the next free one is meant)."""
+    late_identity: bool = False
+    """A call's identity may come on a later event than its first."""
+    empty_arguments: bool = True
+    """Arguments can reassemble to ``""`` (not Bedrock: there they are ``{}``)."""
+    text_block: Callable[[Turn, Block], bool] = no_text_blocks
+    """Whether a non-call block holds text (a target for text deltas)."""
+    delta_opens_block: bool = False
+    """A non-call block may be opened by its first delta (Bedrock text)."""
+    late_text_delta: dict[str, Any] | None = None
+    """A text delta for an existing text block (its index set at render),
+    when the format's text deltas are routed by the validator."""
+    message_stop: dict[str, Any] | None = None
+    """The event of an ``mstop`` step, for formats that have one."""
+    new_call: Callable[[Turn, str], tuple[Call, list[Step]]] | None = None
+    """``(turn, tool name) -> (call, its steps)``: a complete extra call with
+    arguments ``{}``, after every existing call of the turn's call scope."""
+
+
+def new_block_call(turn: Turn, id_: str, name: str, **fields: Any) -> tuple[Call, list[Step]]:
+    """A block format's extra call with arguments ``{}``: start, one
+    fragment, stop, at the index after every block."""
+    index = 1 + max(b.index for b in turn.blocks_in_order())
+    call = Call(choice=0, index=index, id=id_, name=name, expected="{}", **fields)
+    steps = [
+        Step("start", target=call),
+        Step("frag", target=call, text="{}"),
+        Step("stop", target=call),
+    ]
+    return call, steps
+
+
+def modelable(profile: str, parse_events: Parse) -> Parse:
+    """``parse_events`` with a stream it cannot walk (a missing key, a wrong
+    type) reported as :class:`~.turn.ModelError`."""
+
+    def parse(stream: list[Any], schemas: dict[str, Any], request: Any) -> Turn:
+        try:
+            return parse_events(stream, schemas, request)
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ModelError(f"not a modelable {profile} stream ({error!r})") from None
+
+    return parse

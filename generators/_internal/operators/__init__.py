@@ -1,0 +1,414 @@
+"""The operators: each takes a turn model and edits it, recording what it
+broke (if anything) in :class:`~generators._internal.labels.Effects`.
+
+Every operator is a function ``(draw, turn, effects) -> None`` with a
+docstring stating what it does, the field bug it reproduces, its label rule
+and what it shrinks toward; :data:`REGISTRY` says where it applies.
+Options are listed simplest first so that Hypothesis shrinks somewhere
+useful (``sampled_from`` and ``integers`` shrink toward their first/lowest
+value, ``booleans`` toward ``False``, lists toward empty).
+
+Operators never branch on the profile name: what differs between formats
+they ask of ``turn.wire`` (the format's row of
+:data:`~generators._internal.model.WIRES`), and where an operator applies
+follows from the same rows (the profile sets below).  The sections:
+
+==================  =====================================================
+:mod:`.preserving`  refragment, whole_call, identities, interleave, ...
+:mod:`.noise`       insert_noise (one drawing function per format)
+:mod:`.cuts`        truncate, truncate_parseable, bad_index, second_choice,
+                    finish_without_calls (each alone, own label)
+:mod:`.identity`    drop_id, drop_name, duplicate_id, reuse_slot
+:mod:`.arguments`   the arguments text (empty, corrupt, ..., mismatch_done)
+:mod:`.schema`      schema_violation, unsupported_keyword
+:mod:`.terminals`   end reasons, repeated terminals, late deltas, errors,
+                    index gaps
+==================  =====================================================
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..labels import Effects
+from ..model import WIRES, Turn, Wire
+from .arguments import (
+    corrupt_json,
+    double_arguments,
+    duplicate_key,
+    empty_arguments,
+    inject_non_finite,
+    lone_surrogate,
+    mismatch_done,
+    non_object,
+    object_fragment,
+    prefill_input,
+    rename_tool,
+    restated_calls,
+    trailing_document,
+)
+from .common import Draw, always, free_calls, has_calls, has_finish, has_free_call
+from .cuts import (
+    _prefix_label,
+    bad_index,
+    finish_without_calls,
+    parse_points,
+    second_choice,
+    truncate,
+    truncate_parseable,
+)
+from .identity import drop_id, drop_name, dup_pairs, duplicate_id, live_window, reuse_slot
+from .noise import insert_noise
+from .preserving import (
+    delay_identity,
+    forced_choice_stop,
+    interleave,
+    interleave_groups,
+    reencode,
+    refragment,
+    repeat_identity,
+    whole_call,
+)
+from .schema import keyword_tools, schema_violation, unsupported_keyword, violable
+from .terminals import (
+    delta_after_terminal,
+    dup_terminal_targets,
+    duplicate_terminal,
+    gap_index,
+    gap_scopes,
+    late_targets,
+    provider_error,
+    wrong_finish,
+)
+
+
+def _where(has: Callable[[Wire], bool]) -> tuple[str, ...]:
+    """The profiles whose wire has a property, in table order."""
+    return tuple(profile for profile, wire in WIRES.items() if has(wire))
+
+
+ALL = tuple(WIRES)
+CHAT = _where(lambda w: not w.blocky)
+"""Formats with choices and ``tool_calls`` slots (OpenAI, Mistral)."""
+LATE_IDENTITY = _where(lambda w: w.late_identity)
+"""Formats that can carry a call's identity on a later event than its
+first (OpenAI/Mistral fragments, the Responses closing item)."""
+CLAIMS_TOOLS = _where(lambda w: w.tool_reason is not None)
+"""Formats with an end reason that claims tool use."""
+CAN_BE_EMPTY = _where(lambda w: w.empty_arguments)
+"""Formats whose arguments can reassemble to "" (Bedrock's are ``{}``)."""
+START_OBJECT = _where(lambda w: w.start_object)
+"""Formats whose opening event may carry the arguments object (Anthropic)."""
+RESTATES = _where(lambda w: w.restates)
+"""Formats whose closing events restate the arguments (Responses)."""
+FORCEABLE = _where(lambda w: w.plain_stop is not None)
+"""Formats whose plain stop means "execute" under a forcing ``tool_choice``."""
+
+
+class Operator(str, enum.Enum):
+    """Stable operator names (they appear in corpus paths and metadata).
+
+    Verdict-preserving operators come first, then verdict-breaking ones, each
+    group roughly simplest first: that is the order Hypothesis shrinks toward.
+    """
+
+    # -- verdict-preserving ------------------------------------------------
+    REFRAGMENT = "refragment"
+    """Re-split one call's arguments text anywhere (1-char and empty
+    fragments, inside ``\\uXXXX`` escapes, between surrogate halves)."""
+    INSERT_NOISE = "insert_noise"
+    """Insert events that carry no call data (empty deltas, usage chunks,
+    pings, text/thinking blocks, role-only deltas)."""
+    WHOLE_CALL = "whole_call"
+    """Deliver one call in a single fragment (Mistral style)."""
+    REPEAT_IDENTITY = "repeat_identity"
+    """Repeat the call's id and name on every fragment."""
+    DELAY_IDENTITY = "delay_identity"
+    """Send the id and/or name in a later fragment than the first."""
+    INTERLEAVE = "interleave"
+    """Interleave the fragments of parallel calls, each keeping its order."""
+    REENCODE = "reencode"
+    """Serialize the same arguments object differently."""
+    FORCED_CHOICE_STOP = "forced_choice_stop"
+    """``finish_reason: "stop"`` under a forcing ``tool_choice``."""
+    # -- verdict-breaking --------------------------------------------------
+    TRUNCATE = "truncate"
+    """Cut the stream before its terminal -> ``missing_terminal``."""
+    DROP_ID = "drop_id"
+    """Remove a call's id -> ``missing_id``."""
+    DROP_NAME = "drop_name"
+    """Remove a call's name -> ``missing_name``."""
+    RENAME_TOOL = "rename_tool"
+    """Call a tool that has no schema -> ``unknown_tool``."""
+    EMPTY_ARGUMENTS = "empty_arguments"
+    """Arguments reassemble to "" -> ``empty_arguments``."""
+    CORRUPT_JSON = "corrupt_json"
+    """Arguments are not JSON -> ``malformed_json``."""
+    TRAILING_DOCUMENT = "trailing_document"
+    """Something after the JSON document -> ``trailing_data``."""
+    DOUBLE_ARGUMENTS = "double_arguments"
+    """The whole arguments sent twice -> ``trailing_data``."""
+    NON_OBJECT = "non_object"
+    """Arguments are JSON but not an object -> ``non_object_arguments``."""
+    DUPLICATE_KEY = "duplicate_key"
+    """An object repeats a key -> ``duplicate_key``."""
+    INJECT_NON_FINITE = "inject_non_finite"
+    """NaN / Infinity in the arguments -> ``non_finite_number``."""
+    LONE_SURROGATE = "lone_surrogate"
+    """An unpaired ``\\uD800``-style escape -> ``invalid_unicode``."""
+    OBJECT_FRAGMENT = "object_fragment"
+    """An arguments fragment that is a JSON object, not a string ->
+    ``non_string_fragment``."""
+    WRONG_FINISH = "wrong_finish"
+    """End reason that does not mean "execute" -> ``wrong_terminal_reason``."""
+    FINISH_WITHOUT_CALLS = "finish_without_calls"
+    """Tool-use end reason but no call -> ``terminal_without_calls``."""
+    DUPLICATE_TERMINAL = "duplicate_terminal"
+    """A second terminal -> ``duplicate_terminal``."""
+    DELTA_AFTER_TERMINAL = "delta_after_terminal"
+    """A fragment after its slot's terminal -> ``delta_after_terminal``."""
+    PROVIDER_ERROR = "provider_error"
+    """An in-stream error event -> ``provider_error``."""
+    DUPLICATE_ID = "duplicate_id"
+    """Two calls share an id -> ``duplicate_id``."""
+    REUSE_SLOT = "reuse_slot"
+    """A second call reuses a live slot -> ``identity_collision``."""
+    GAP_INDEX = "gap_index"
+    """Slot indices skip a number -> ``missing_slot``."""
+    BAD_INDEX = "bad_index"
+    """A slot index that is null, a string or negative -> ``invalid_slot_index``."""
+    TRUNCATE_PARSEABLE = "truncate_parseable"
+    """Cut right where the arguments first parse -> ``missing_terminal``."""
+    SCHEMA_VIOLATION = "schema_violation"
+    """Arguments that break the tool's schema -> ``schema_violation``."""
+    UNSUPPORTED_KEYWORD = "unsupported_keyword"
+    """A schema keyword outside the subset -> ``unsupported_schema_keyword``."""
+    PREFILL_INPUT = "prefill_input"
+    """Anthropic start input plus deltas -> ``conflicting_input``."""
+    MISMATCH_DONE = "mismatch_done"
+    """Responses: the restated arguments differ from the deltas ->
+    ``arguments_mismatch``."""
+    SECOND_CHOICE = "second_choice"
+    """Calls in two choices -> ``ambiguous_choice``."""
+
+
+@dataclass(frozen=True)
+class OperatorInfo:
+    """A registry entry."""
+
+    name: str
+    profiles: tuple[str, ...]
+    """Profiles the operator applies to at all."""
+    preserving: bool
+    """Whether the verdict (pass, same calls) is kept."""
+    code: str | None
+    """The finding code a breaking operator yields (None when preserving)."""
+    apply: Callable[[Draw, Turn, Effects], None]
+    applies: Callable[[Turn, Effects], bool]
+    """Per-turn applicability (after the registry's profile check)."""
+    combinable: bool = True
+    """A breaking operator that may be combined with other breaking ones
+    (each touches its own slots or only adds an independent turn-level code)."""
+    turn_level: bool = False
+    """Combined at most once per mutant."""
+
+    @property
+    def doc(self) -> str:
+        return self.apply.__doc__ or ""
+
+    def usable(self, turn: Turn, effects: Effects) -> bool:
+        return turn.profile in self.profiles and self.applies(turn, effects)
+
+
+def _not_used(name: str) -> Callable[[Turn, Effects], bool]:
+    def check(turn: Turn, fx: Effects) -> bool:
+        return name not in fx.used
+
+    return check
+
+
+def _and(*checks: Callable[[Turn, Effects], bool]) -> Callable[[Turn, Effects], bool]:
+    def check(turn: Turn, fx: Effects) -> bool:
+        return all(c(turn, fx) for c in checks)
+
+    return check
+
+
+def _entry(
+    op: Operator,
+    profiles: tuple[str, ...],
+    fn: Callable[[Draw, Turn, Effects], None],
+    applies: Callable[[Turn, Effects], bool],
+    *,
+    code: str | None = None,
+    combinable: bool = True,
+    turn_level: bool = False,
+) -> OperatorInfo:
+    if turn_level:
+        applies = _and(applies, _not_used(op.value))
+    return OperatorInfo(
+        name=op.value,
+        profiles=profiles,
+        preserving=code is None,
+        code=code,
+        apply=fn,
+        applies=applies,
+        combinable=combinable,
+        turn_level=turn_level,
+    )
+
+
+_O = Operator
+REGISTRY: dict[str, OperatorInfo] = {
+    e.name: e
+    for e in [
+        _entry(_O.REFRAGMENT, ALL, refragment, has_calls),
+        _entry(_O.INSERT_NOISE, ALL, insert_noise, always),
+        _entry(_O.WHOLE_CALL, ALL, whole_call, has_calls),
+        _entry(_O.REPEAT_IDENTITY, CHAT, repeat_identity, has_calls),
+        _entry(_O.DELAY_IDENTITY, LATE_IDENTITY, delay_identity, has_calls),
+        _entry(_O.INTERLEAVE, ALL, interleave, lambda t, f: bool(interleave_groups(t))),
+        _entry(_O.REENCODE, ALL, reencode, has_calls),
+        _entry(_O.FORCED_CHOICE_STOP, FORCEABLE, forced_choice_stop, has_finish),
+        _entry(_O.TRUNCATE, ALL, truncate, has_calls, code="missing_terminal", combinable=False),
+        _entry(_O.DROP_ID, ALL, drop_id, has_free_call, code="missing_id"),
+        _entry(_O.DROP_NAME, ALL, drop_name, has_free_call, code="missing_name"),
+        _entry(_O.RENAME_TOOL, ALL, rename_tool, has_free_call, code="unknown_tool"),
+        _entry(
+            _O.EMPTY_ARGUMENTS,
+            CAN_BE_EMPTY,
+            empty_arguments,
+            has_free_call,
+            code="empty_arguments",
+        ),
+        _entry(_O.CORRUPT_JSON, ALL, corrupt_json, has_free_call, code="malformed_json"),
+        _entry(_O.TRAILING_DOCUMENT, ALL, trailing_document, has_free_call, code="trailing_data"),
+        _entry(_O.DOUBLE_ARGUMENTS, ALL, double_arguments, has_free_call, code="trailing_data"),
+        _entry(_O.NON_OBJECT, ALL, non_object, has_free_call, code="non_object_arguments"),
+        _entry(_O.DUPLICATE_KEY, ALL, duplicate_key, has_free_call, code="duplicate_key"),
+        _entry(
+            _O.INJECT_NON_FINITE, ALL, inject_non_finite, has_free_call, code="non_finite_number"
+        ),
+        _entry(_O.LONE_SURROGATE, ALL, lone_surrogate, has_free_call, code="invalid_unicode"),
+        _entry(_O.OBJECT_FRAGMENT, ALL, object_fragment, has_free_call, code="non_string_fragment"),
+        _entry(
+            _O.WRONG_FINISH,
+            ALL,
+            wrong_finish,
+            has_finish,
+            code="wrong_terminal_reason",
+            turn_level=True,
+        ),
+        _entry(
+            _O.FINISH_WITHOUT_CALLS,
+            CLAIMS_TOOLS,
+            finish_without_calls,
+            has_finish,
+            code="terminal_without_calls",
+            combinable=False,
+        ),
+        _entry(
+            _O.DUPLICATE_TERMINAL,
+            ALL,
+            duplicate_terminal,
+            lambda t, f: bool(t.calls) and bool(dup_terminal_targets(t, f)),
+            code="duplicate_terminal",
+        ),
+        _entry(
+            _O.DELTA_AFTER_TERMINAL,
+            ALL,
+            delta_after_terminal,
+            lambda t, f: bool(late_targets(t, f)),
+            code="delta_after_terminal",
+        ),
+        _entry(
+            _O.PROVIDER_ERROR,
+            ALL,
+            provider_error,
+            has_calls,
+            code="provider_error",
+            turn_level=True,
+        ),
+        _entry(
+            _O.DUPLICATE_ID,
+            ALL,
+            duplicate_id,
+            lambda t, f: bool(dup_pairs(t, f)),
+            code="duplicate_id",
+        ),
+        _entry(
+            _O.REUSE_SLOT,
+            ALL,
+            reuse_slot,
+            lambda t, f: any(live_window(t, c) for c in free_calls(t, f)),
+            code="identity_collision",
+        ),
+        _entry(
+            _O.GAP_INDEX,
+            ALL,
+            gap_index,
+            lambda t, f: bool(t.calls) and bool(gap_scopes(t)),
+            code="missing_slot",
+            turn_level=True,
+        ),
+        _entry(
+            _O.BAD_INDEX, ALL, bad_index, has_calls, code="invalid_slot_index", combinable=False
+        ),
+        _entry(
+            _O.TRUNCATE_PARSEABLE,
+            ALL,
+            truncate_parseable,
+            lambda t, f: bool(parse_points(t)),
+            code="missing_terminal",
+            combinable=False,
+        ),
+        _entry(
+            _O.SCHEMA_VIOLATION,
+            ALL,
+            schema_violation,
+            lambda t, f: bool(violable(t, f)),
+            code="schema_violation",
+        ),
+        _entry(
+            _O.UNSUPPORTED_KEYWORD,
+            ALL,
+            unsupported_keyword,
+            lambda t, f: bool(keyword_tools(t, f)),
+            code="unsupported_schema_keyword",
+        ),
+        _entry(
+            _O.PREFILL_INPUT, START_OBJECT, prefill_input, has_free_call, code="conflicting_input"
+        ),
+        _entry(
+            _O.MISMATCH_DONE,
+            RESTATES,
+            mismatch_done,
+            lambda t, f: bool(restated_calls(t, f)),
+            code="arguments_mismatch",
+        ),
+        _entry(
+            _O.SECOND_CHOICE,
+            CHAT,
+            second_choice,
+            has_calls,
+            code="ambiguous_choice",
+            combinable=False,
+        ),
+    ]
+}
+
+assert [e for e in REGISTRY] == [o.value for o in Operator]
+
+PRESERVING = [e for e in REGISTRY.values() if e.preserving]
+BREAKING = [e for e in REGISTRY.values() if not e.preserving]
+
+__all__ = [
+    "BREAKING",
+    "PRESERVING",
+    "REGISTRY",
+    "Operator",
+    "OperatorInfo",
+    "_prefix_label",
+]

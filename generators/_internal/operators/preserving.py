@@ -1,0 +1,243 @@
+"""Verdict-preserving operators (``insert_noise`` is in :mod:`.noise`):
+the turn keeps its verdict (pass) and its calls."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from hypothesis import strategies as st
+
+from .. import jsontext as jt
+from ..edit import set_fragments, set_text
+from ..labels import Effects
+from ..model import MISSING, Call, Turn, compact
+from .common import Draw, call_choice, pick_call, text_of
+
+
+def refragment(draw: Draw, turn: Turn, fx: Effects) -> None:
+    """Re-split one call's arguments text into new fragments.
+
+    Cuts anywhere, preferentially inside escapes (after a backslash, inside
+    the four hex digits of ``\\uXXXX``, between the two halves of an escaped
+    surrogate pair such as ``\\ud83d\\ude00``), optionally into 1-character
+    fragments and with empty fragments.  Reproduces servers and proxies that
+    flush at arbitrary byte counts, and clients that parse each fragment.
+    Label: pass, same calls (the concatenated text is unchanged; an
+    Anthropic start-only call becomes start ``{}`` plus the same text).
+    Shrinks toward: the first call, one fragment, no empty fragments.
+    """
+    call = pick_call(draw, turn)
+    set_fragments(turn, call, jt.draw_split(draw, text_of(turn, call), max_cuts=8))
+
+
+def whole_call(draw: Draw, turn: Turn, fx: Effects) -> None:
+    """Deliver one call in a single fragment.
+
+    OpenAI: one ``tool_calls`` entry with index, id, name and all the
+    arguments.  Mistral: the same without ``index`` (the profile infers the
+    next free index) when that infers the right slot.  Anthropic: one
+    ``input_json_delta`` with the whole text, or (drawn) no delta at all and
+    the arguments object in ``content_block_start.input``.  Responses: one
+    ``function_call_arguments.delta``, or (drawn) no delta and the text in
+    the added item's ``arguments``.  Bedrock: one ``toolUse`` delta, or
+    (drawn, for an empty object) no delta or one empty delta: the
+    no-argument call.
+    Reproduces providers and proxies that buffer calls, and non-streaming
+    responses converted to streams.
+    Label: pass, same calls; for an Anthropic start-only call the arguments
+    become the compact JSON of the input
+    (``json.dumps(input, ensure_ascii=False, separators=(",", ":"))``); for
+    a Bedrock call without delta text they are ``{}``.
+    Shrinks toward: the first call, delivered as one text fragment.
+    """
+    call = pick_call(draw, turn)
+    text = text_of(turn, call)
+    wire = turn.wire
+    if wire.start_text:
+        if draw(st.booleans()):
+            set_fragments(turn, call, [])
+            call.start_input = text
+            return
+    elif not wire.empty_arguments:
+        if draw(st.booleans()) and jt.loads(text) == {}:
+            set_fragments(turn, call, draw(st.sampled_from([[], [""]])))
+            call.expected = "{}"
+            return
+    elif wire.start_object:
+        value = jt.loads(text)
+        if draw(st.booleans()) and _finite(value):
+            set_fragments(turn, call, [])
+            call.start_input = value
+            call.expected = compact(value)
+            return
+    set_fragments(turn, call, [text])
+    if turn.blocky:
+        return
+    step = turn.steps[turn.frag_steps(call)[0]]
+    step.carries_id = step.carries_name = True
+    if wire.inferred_index:
+        call.indexed = False
+
+
+def _finite(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_finite(v) for v in value)
+    return True
+
+
+def repeat_identity(draw: Draw, turn: Turn, fx: Effects) -> None:
+    """Repeat a call's id and/or name on every one of its fragments.
+
+    Reproduces servers that resend the identity with each delta (and
+    clients that concatenate it: ``"get_weatherget_weather"``).
+    Label: pass, same calls (the same value again is not a collision).
+    Shrinks toward: the first call, id and name both repeated, no split.
+    """
+    call = pick_call(draw, turn)
+    if len(turn.frag_steps(call)) < 2 and draw(st.booleans()):
+        set_fragments(turn, call, jt.draw_split(draw, text_of(turn, call)))
+    which = draw(st.sampled_from(["both", "id", "name"]))
+    for i in turn.frag_steps(call):
+        if which in ("both", "id"):
+            turn.steps[i].carries_id = True
+        if which in ("both", "name"):
+            turn.steps[i].carries_name = True
+
+
+def delay_identity(draw: Draw, turn: Turn, fx: Effects) -> None:
+    """Send a call's id and/or name in a later fragment than its first one
+    (still before the terminal); the fragments without them may carry
+    ``"id": null`` / ``""`` and ``"name": null`` / ``""`` (absent values).
+
+    Responses: the added item sends the id (``call_id``) and/or name blank
+    (key absent, ``null`` or ``""``); only the closing ``output_item.done``
+    carries them.
+
+    Reproduces servers that open a slot with an arguments-only delta or
+    blank identity fields, and clients that read the identity from the first
+    delta only (or overwrite it with the blank).
+    Label: pass, same calls.
+    Shrinks toward: the first call, both delayed to the second fragment
+    (an empty first fragment is added when the call has only one), no
+    blank fields.
+    """
+    call = pick_call(draw, turn)
+    if turn.wire.restates:
+        # The closing item restates the identity: only it carries it.
+        which = draw(st.sampled_from(["both", "id", "name"]))
+        call.blank = draw(st.sampled_from([MISSING, None, ""]))
+        call.late_identity = {"both": ("id", "name"), "id": ("id",), "name": ("name",)}[which]
+        return
+    if len(turn.frag_steps(call)) < 2:
+        set_fragments(turn, call, ["", *turn.fragments(call)])
+    frags = turn.frag_steps(call)
+    which = draw(st.sampled_from(["both", "id", "name"]))
+    call.blank = draw(st.sampled_from([MISSING, None, ""]))
+    for flag in ("id", "name"):
+        if which not in ("both", flag):
+            continue
+        at = draw(st.integers(1, len(frags) - 1))
+        for i in frags:
+            setattr(turn.steps[i], f"carries_{flag}", False)
+        setattr(turn.steps[frags[at]], f"carries_{flag}", True)
+
+
+def interleave_groups(turn: Turn) -> list[list[Call]]:
+    groups: dict[int, list[Call]] = {}
+    for call in turn.slot_calls():
+        groups.setdefault(call.choice, []).append(call)
+    return [g for g in groups.values() if len(g) >= 2]
+
+
+def interleave(draw: Draw, turn: Turn, fx: Effects) -> None:
+    """Interleave the stream items of parallel calls; each call keeps its own
+    order (OpenAI/Mistral: fragments; Anthropic, Bedrock: start, deltas,
+    stop; Responses: added item, deltas, arguments done, closing item).
+
+    OpenAI/Mistral: consecutive fragments may also share one chunk
+    (several ``tool_calls`` entries in one delta).
+
+    Reproduces parallel tool calls streamed concurrently or batched in one
+    delta, and reassemblers that assume one call at a time ("append to the
+    last call", "the last added item") or read only the first entry of
+    ``tool_calls`` (Responses and Bedrock route by item id / block index).
+    Label: pass, same calls (slot order is by index, not arrival).
+    Shrinks toward: the original, sequential order.
+    """
+    group = draw(st.sampled_from(interleave_groups(turn)))
+    members = {id(c) for c in group}
+    kinds = ("start", "frag", "restate", "stop") if turn.blocky else ("frag",)
+    positions = [
+        i
+        for i, s in enumerate(turn.steps)
+        if s.kind in kinds and s.ident is None and id(s.target) in members
+    ]
+    queues = {id(c): [turn.steps[i] for i in positions if turn.steps[i].target is c] for c in group}
+    merged = []
+    for _ in positions:
+        ready = [c for c in group if queues[id(c)]]
+        pick = ready[draw(st.integers(0, len(ready) - 1))]
+        merged.append(queues[id(pick)].pop(0))
+    original = [turn.steps[i] for i in positions]
+    if merged == original:
+        # Make it a real interleaving: the second call's first item goes
+        # right before the first call's last item.
+        first, second = group[0], group[1]
+        last_a = max(n for n, s in enumerate(merged) if s.target is first)
+        first_b = min(n for n, s in enumerate(merged) if s.target is second)
+        if last_a < first_b:
+            moved = merged.pop(first_b)
+            merged.insert(last_a, moved)
+    for i, step in zip(positions, merged, strict=True):
+        turn.steps[i] = step
+    if not turn.blocky and draw(st.booleans()):
+        # Several calls' deltas in one chunk (vLLM, Mistral): a fragment may
+        # share the chunk of the fragment before it.
+        for i in positions[1:]:
+            turn.steps[i].join = draw(st.booleans())
+
+
+def reencode(draw: Draw, turn: Turn, fx: Effects) -> None:
+    """Serialize one call's arguments object differently: whitespace and
+    indentation, key order, ``\\uXXXX`` escapes instead of raw Unicode (or
+    all characters escaped), upper-case hex, escaped solidus; then re-split.
+
+    Reproduces providers that differ in JSON encoders, and clients that
+    compare or hash the arguments text.
+    Label: pass, same id and name; the label's arguments are the new text
+    byte for byte.
+    Shrinks toward: the first call, compact raw-Unicode text, one fragment.
+    """
+    call = pick_call(draw, turn)
+    value = jt.draw_reorder(draw, jt.loads(text_of(turn, call)))
+    text = jt.dumps(value, **jt.draw_style(draw))
+    set_text(draw, turn, call, text)
+    call.expected = text
+
+
+def forced_choice_stop(draw: Draw, turn: Turn, fx: Effects) -> None:
+    """End the turn with ``finish_reason: "stop"`` under a ``tool_choice``
+    that forces a call (``"required"``, a named function, Mistral
+    ``"any"``).
+
+    Reproduces OpenAI's documented behaviour for forced calls, which
+    validators that insist on ``"tool_calls"`` reject.
+    Label: pass, same calls.
+    Shrinks toward: ``"required"``.
+    """
+    options: list[Any] = list(turn.wire.forcing_choices)
+    names = {c.name for c in turn.calls}
+    if len(names) == 1:
+        options.append({"type": "function", "function": {"name": next(iter(names))}})
+    request = dict(turn.request or {})
+    request["tool_choice"] = draw(st.sampled_from(options))
+    turn.request = request
+    choice = call_choice(turn)
+    for step in turn.steps:
+        if step.kind == "finish" and step.choice == choice:
+            step.text = turn.wire.plain_stop
