@@ -31,13 +31,12 @@ when it is applicable and has no finding at all.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from toolstream import schema as schema_rules
-from toolstream.events import CLIENT, SlotKey
+from toolstream.events import CLIENT, Fragments, SlotKey
 from toolstream.findings import Code, Finding, ProtocolError
-from toolstream.ledger import Ledger
 from toolstream.limits import DEFAULT_LIMITS, Limits
 from toolstream.machine import Input, Slot, State, Turn
 from toolstream.profiles import PROFILES
@@ -82,6 +81,11 @@ check with several codes).  The generator's labels mirror it
 (``toolstream_generators._internal.labels.CHECK_ORDER``); tests/test_check_order.py
 holds the two, and this tuple against ``_check_call``'s code, together."""
 
+ReadHook = Callable[[Sequence[Any], int, Fragments | None], None]
+"""Told by :meth:`Gate.feed_all` how it read its items: ``(items, start, run)``
+for a run of plain fragments taken at ``items[start]``, ``(items, i, None)``
+for an item read on its own."""
+
 
 class Gate:
     """An incremental validator for one assistant turn.
@@ -89,6 +93,11 @@ class Gate:
     ``feed`` each parsed chunk (OpenAI, Mistral) or event (Anthropic) as it
     arrives; ``close`` returns the :class:`Report`.  The gate never hands out
     a call before ``close`` and never executes anything.
+
+    ``read_hook``, when given, is told how :meth:`feed_all` read the
+    stream, in stream order: which items it took as one run and which on
+    their own (the items it skips after a fatal finding are not reported).
+    The gate itself makes no use of it.
     """
 
     def __init__(
@@ -98,6 +107,7 @@ class Gate:
         request: Mapping[str, Any] | None = None,
         *,
         limits: Limits | None = None,
+        read_hook: ReadHook | None = None,
     ) -> None:
         profile_class = PROFILES.get(profile)
         if profile_class is None:
@@ -110,7 +120,7 @@ class Gate:
         self._pos = 0
         self._fatal = False
         self._closed: Report | None = None
-        self._ledger: Ledger | None = None
+        self._read_hook = read_hook
 
     @property
     def profile(self) -> str:
@@ -137,10 +147,8 @@ class Gate:
         if not isinstance(items, (list, tuple)):
             items = list(items)
         window = self._profile.window
-        tally = self._profile.tally
-        tally_item = self._profile.tally_item
         take = self._turn.take_fragments
-        ledger = self._ledger
+        read_hook = self._read_hook
         max_events = self.limits.max_events
         i = 0
         n = len(items)
@@ -150,16 +158,12 @@ class Gate:
                 return
             stop = min(n, i + max_events - self._pos)
             run = window(items, i, stop, self._pos) if stop > i else None
+            if read_hook is not None:
+                read_hook(items, i, run)
             if run is None:
-                if ledger is not None:
-                    vouched = tally_item(items[i])
-                    if vouched is not None:
-                        ledger.add(i, 1, vouched)
                 self._feed_one(items[i])
                 i += 1
                 continue
-            if ledger is not None:
-                ledger.add(i, run.count, tally(items, i, run))
             if take(run):
                 self._pos += run.count
                 i += run.count
