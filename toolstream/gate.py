@@ -38,7 +38,7 @@ from toolstream import schema as schema_rules
 from toolstream.events import CLIENT, Fragments, SlotKey
 from toolstream.findings import Code, Finding, ProtocolError
 from toolstream.limits import DEFAULT_LIMITS, Limits
-from toolstream.machine import Input, Slot, State, Turn
+from toolstream.machine import SCOPE_RULES, Input, Slot, State, Turn
 from toolstream.profiles import PROFILES
 from toolstream.report import CallReport, Report
 from toolstream.strict_json import loads_strict
@@ -249,8 +249,7 @@ class Gate:
 
     def _end_of_turn(self) -> None:
         turn = self._turn
-        client = [s for s in turn.slots.values() if s.kind == CLIENT]
-        scopes_with_calls = sorted({s.key[0] for s in client})
+        scopes_with_calls = sorted({s.key[0] for s in turn.client_slots()})
         if len(scopes_with_calls) > 1:
             self._record(
                 ProtocolError(
@@ -269,11 +268,10 @@ class Gate:
                 earlier = seen_ids.setdefault(slot.id, key)
                 if earlier == key:
                     earlier = None
-            if slot.state is State.ACCUMULATING:
-                try:
-                    slot.step(Input.EOF, None)
-                except ProtocolError as error:
-                    self._record(error)
+            try:
+                slot.step(Input.EOF, None)
+            except ProtocolError as error:
+                self._record(error)
                 continue
             if slot.kind != CLIENT or slot.state is not State.TERMINAL:
                 continue
@@ -407,14 +405,10 @@ class Gate:
                         )
                     )
             if scope.begun_at is not None and self._applicable():
-                if finish is None:
-                    self._record(
-                        ProtocolError(Code.MISSING_TERMINAL, "message ended without a stop reason")
-                    )
-                elif scope.stop_pos is None:
-                    self._record(
-                        ProtocolError(Code.MISSING_TERMINAL, "message ended without message_stop")
-                    )
+                for mark, rule in SCOPE_RULES.items():
+                    if rule.missing is not None and mark not in scope.marks:
+                        self._record(ProtocolError(Code.MISSING_TERMINAL, rule.missing))
+                        break
 
     def _applicable(self) -> bool:
         if self._fatal:
