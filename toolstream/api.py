@@ -10,7 +10,7 @@ from toolstream.file_gate import FileGate
 from toolstream.findings import Code, Finding, ProtocolError
 from toolstream.gate import Gate
 from toolstream.limits import Limits
-from toolstream.report import Report
+from toolstream.report import Report, Status
 
 
 def validate(fixture: Any, *, limits: Limits | None = None) -> Report:
@@ -98,4 +98,4 @@ def _validate_proving_strict(data: bytes, limits: Limits) -> Report | None:
 def _envelope_failure(profile: str | None, error: ProtocolError) -> Report:
     code = error.code if error.code is Code.LIMIT_EXCEEDED else Code.INVALID_ENVELOPE
     finding = Finding(code=code, message=error.message)
-    return Report(profile=profile, status="blocked", calls=(), findings=(finding,))
+    return Report(profile=profile, status=Status.BLOCKED, calls=(), findings=(finding,))

@@ -35,12 +35,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from toolstream import schema as schema_rules
-from toolstream.events import CLIENT, Fragments, SlotKey
+from toolstream.events import BLOCK, CLIENT, Fragments, SlotKey
 from toolstream.findings import Code, Finding, ProtocolError
 from toolstream.limits import DEFAULT_LIMITS, Limits
 from toolstream.machine import SCOPE_RULES, Input, Slot, State, Turn
 from toolstream.profiles import PROFILES
-from toolstream.report import CallReport, Report
+from toolstream.report import CallReport, Report, Status
 from toolstream.strict_json import loads_strict
 
 # Findings that show tool activity even when no call could be formed.
@@ -428,16 +428,16 @@ class Gate:
         applicable = self._applicable()
         findings = tuple(self._findings)
         if not applicable:
-            status = "not_applicable"
+            status = Status.NOT_APPLICABLE
         elif findings:
-            status = "blocked"
+            status = Status.BLOCKED
         else:
-            status = "pass"
+            status = Status.PASS
         calls = []
         has_choices = self._profile.has_choices
         for key in sorted(self._turn.slots):
             slot = self._turn.slots[key]
-            if slot.kind == "block":
+            if slot.kind == BLOCK:
                 continue
             arguments = slot.arguments
             if arguments is None:

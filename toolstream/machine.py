@@ -77,6 +77,7 @@ from toolstream.events import (
 )
 from toolstream.findings import Code, ProtocolError
 from toolstream.limits import Limits
+from toolstream.messages import excerpt
 
 
 class State(str, enum.Enum):
@@ -443,9 +444,9 @@ class Turn:
         return [s for s in self.slots.values() if s.kind == CLIENT]
 
 
-def _short(value: object, width: int = 40) -> str:
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 3] + "..."
+def _short(value: object) -> str:
+    """``value`` as quoted in a machine message."""
+    return excerpt(repr(value), 40)
 
 
 def state_diagram() -> str:

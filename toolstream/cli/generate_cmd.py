@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
+from toolstream.cli.errors import Misuse
 from toolstream.cli.render import console, format_option
+from toolstream.report import Status
 
 
 def _operator_list(
@@ -124,7 +127,7 @@ def generate(
             )
         except GenerateError as error:
             if error.usage:
-                raise click.UsageError(str(error)) from None
+                raise Misuse(str(error)) from None
             raise click.ClickException(str(error)) from None
 
     if output_format == "json":
@@ -142,16 +145,12 @@ def generate(
         return
     show = console()
     table = Table(title=Text(f"generated into {out}"), title_justify="left")
-    for column in ("operator", "cases", "pass", "blocked", "not_applicable"):
+    for column in ("operator", "cases", *(status.value for status in Status)):
         table.add_column(column, justify="left" if column == "operator" else "right")
     for operator, cases in sorted(result.by_operator.items()):
-        statuses = result.status_by_operator.get(operator, {})
+        statuses = result.status_by_operator.get(operator, Counter())
         table.add_row(
-            Text(operator),
-            str(cases),
-            str(statuses.get("pass", 0)),
-            str(statuses.get("blocked", 0)),
-            str(statuses.get("not_applicable", 0)),
+            Text(operator), str(cases), *(str(statuses[status.value]) for status in Status)
         )
     show.print(table)
     show.print(

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from toolstream import __version__
 from toolstream.api import validate_bytes
+from toolstream.cli.errors import Misuse
 from toolstream.cli.render import console
 from toolstream.profiles import PROFILES
 
@@ -38,7 +39,7 @@ def _read(path: str, what: str) -> bytes:
             return sys.stdin.buffer.read()
         return Path(path).read_bytes()
     except OSError as error:
-        raise click.UsageError(f"cannot read {what} {path}: {error.strerror or error}") from None
+        raise Misuse(f"cannot read {what} {path}: {error.strerror or error}") from None
 
 
 @click.command(name="import", short_help="Turn a raw capture into validator fixtures.")
@@ -126,7 +127,7 @@ def import_(
         if request_path is not None:
             request = request_fields(read_json(_read(request_path, "--request"), "--request file"))
     except InputError as error:
-        raise click.UsageError(str(error)) from None
+        raise Misuse(str(error)) from None
 
     try:
         result = import_capture(
@@ -142,7 +143,7 @@ def import_(
         paths = output_paths(output, capture_stem(source), len(result.turns))
     except ImportFailure as error:
         if error.usage:
-            raise click.UsageError(str(error)) from None
+            raise Misuse(str(error)) from None
         raise _DataError(str(error)) from None
 
     err = console(stderr=True)
@@ -167,7 +168,7 @@ def import_(
             path.parent.mkdir(parents=True, exist_ok=True)
             write_fixture(path, text)
     except OSError as error:
-        raise click.UsageError(f"cannot write {output}: {error.strerror or error}") from None
+        raise Misuse(f"cannot write {output}: {error.strerror or error}") from None
 
     if quiet:
         return

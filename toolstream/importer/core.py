@@ -29,13 +29,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from toolstream.capture import Capture, CaptureError, Record, read_capture
+from toolstream.corpus.caseio import atomic_write
 from toolstream.importer.detect import (
     Detection,
     DetectionError,
@@ -354,20 +354,8 @@ def dump_fixture(fixture: Mapping[str, Any]) -> str:
 
 
 def write_fixture(path: str | os.PathLike[str], text: str) -> None:
-    """Write atomically: a temporary file beside ``path``, then a rename."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("ascii"))
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    """Write atomically (:func:`toolstream.corpus.caseio.atomic_write`)."""
+    atomic_write(path, text.encode("ascii"))
 
 
 _STEM_SUFFIXES = (".bin", ".eventstream", ".sse", ".jsonl", ".ndjson", ".json", ".txt", ".chunks")
