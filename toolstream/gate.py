@@ -16,7 +16,8 @@ End-of-turn checks run in a fixed order so that verdicts are predictable:
    reached its terminal is checked for identity (``missing_id``,
    ``missing_name``, ``duplicate_id``), then its arguments (strict JSON, an
    object), then its tool (``unknown_tool``, the schema itself, the input
-   against the schema).  The first broken rule blocks the slot;
+   against the schema), in the order of :data:`CALL_CHECK_ORDER`.  The first
+   broken rule blocks the slot;
 4. index gaps per scope: ``missing_slot``;
 5. the turn's own end: an unaccepted end reason with calls is
    ``wrong_terminal_reason``; a tool-use reason without calls is
@@ -294,6 +295,7 @@ class Gate:
         earlier: SlotKey | None,
         schema_problems: dict[str, ProtocolError | Callable[[Any], bool]],
     ) -> None:
+        """The end-of-turn checks of one call, in :data:`CALL_CHECK_ORDER`."""
         if slot.id is None and self._profile.requires_ids:
             raise ProtocolError(Code.MISSING_ID, "call reached its terminal without an id")
         if slot.name is None:
