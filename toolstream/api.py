@@ -31,7 +31,7 @@ def _validate(fixture: Any, limits: Limits | None, gate_class: type[Gate]) -> Re
 
 
 _ParsedGate = FileGate
-"""The gate both file routes run (the name tests and benchmarks reach for)."""
+"""The gate both file routes run, under the name the tests reach for."""
 
 
 LEDGER_MIN_BYTES = 32 * 1024
