@@ -72,8 +72,14 @@ class CallReport:
 class Report:
     profile: str | None
     status: Status
+    """Given as a :class:`Status` or its value ("pass"...); kept as a Status."""
     calls: tuple[CallReport, ...]
     findings: tuple[Finding, ...]
+
+    def __post_init__(self) -> None:
+        # A report built by hand (a test, an adapter) may name its status by
+        # its string; ValueError for anything that is not a verdict.
+        object.__setattr__(self, "status", Status(self.status))
 
     @property
     def applicable(self) -> bool:
