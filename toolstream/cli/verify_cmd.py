@@ -103,7 +103,7 @@ def verify(
         except verifying.WorkerDied as error:
             raise click.ClickException(str(error)) from None
     if not results:
-        raise click.UsageError(f"no case of profile {', '.join(profiles)} under {', '.join(paths)}")
+        raise Misuse(f"no case of profile {', '.join(profiles)} under {', '.join(paths)}")
 
     if junit_path is not None:
         atomic_write(junit_path, junit_xml(results))
