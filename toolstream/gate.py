@@ -44,9 +44,15 @@ from toolstream.profiles import PROFILES
 from toolstream.report import CallReport, Report
 from toolstream.strict_json import loads_strict
 
-# Findings that show tool activity even when no call could be formed.
+# Findings that show tool activity even when no call could be formed, and
+# the two that say the stream was not read to its end as the profile knows
+# it (closed world): an item it does not recognize, or the provider's own
+# error, may have stood for a call, so the turn is blocked, never "no tool
+# activity".
 _ACTIVITY_CODES = frozenset(
     {
+        Code.UNSUPPORTED_EVENT,
+        Code.PROVIDER_ERROR,
         Code.INVALID_SLOT_INDEX,
         Code.UNKNOWN_SLOT,
         Code.NON_STRING_FRAGMENT,

@@ -31,7 +31,9 @@ from toolstream.events import (
 from toolstream.findings import Code, ProtocolError
 from toolstream.ledger import Tally, fragment_colons
 from toolstream.profiles._base import (
+    Level,
     Profile,
+    Shape,
     SlotPiece,
     StreamPath,
     describe,
@@ -51,6 +53,21 @@ _TEXT_DELTAS = {
 }
 _IGNORED_EVENTS = frozenset({"ping"})
 
+# The items the profile vouches for to the ledger (see Profile.tally).
+_EVENT = Level(("type", "index", "delta"))
+_DELTA = Level(("type", "partial_json"))
+RUN_ITEM = Shape(_EVENT, _DELTA)
+"""A plain fragment: ``content_block_delta`` with an ``input_json_delta``."""
+_STOP = Level(("type", "index"), exact=True)
+STOP_ITEM = Shape(_STOP)
+"""A ``content_block_stop``, nothing else in it."""
+_START = Level(("type", "index", "content_block"), exact=True)
+_TOOL_BLOCK = Level(("type", "id", "name", "input"), exact=True)
+TOOL_START_ITEM = Shape(_START, _TOOL_BLOCK, Level(exact=True))
+"""A ``content_block_start`` of a ``tool_use`` block with an empty input,
+nothing else in either object; the input ``{}`` is a third level, of no
+members."""
+
 
 class AnthropicMessages(Profile):
     name = "anthropic"
@@ -63,12 +80,14 @@ class AnthropicMessages(Profile):
 
     def window(self, items: Sequence[Any], start: int, stop: int, pos: int) -> Fragments | None:
         # The plain fragment: an input_json_delta for a tool block already
-        # started.  The checks are those of _delta, in one loop.
-        # A missing member ends the run like a wrong one (KeyError).
+        # started.  The checks are those of _delta, in one loop; the members
+        # read are those of RUN_ITEM (a missing one ends the run: KeyError).
         first = items[start]
         if type(first) is not dict or first.get("type") != "content_block_delta":
             return None  # the usual other item: a start or a stop
         kinds = self._kinds
+        event_members = _EVENT.get
+        delta_members = _DELTA.get
         texts: dict[SlotKey, list[str]] = {}
         run: list[str] = []
         last = None
@@ -76,18 +95,17 @@ class AnthropicMessages(Profile):
         try:
             while i < stop:
                 raw = items[i]
-                if type(raw) is not dict or raw["type"] != "content_block_delta":
+                if type(raw) is not dict:
                     break
-                index = raw["index"]
-                delta = raw["delta"]
+                kind, index, delta = event_members(raw)
                 if (
-                    type(index) is not int
+                    kind != "content_block_delta"
+                    or type(index) is not int
                     or type(delta) is not dict
-                    or delta["type"] != "input_json_delta"
                 ):
                     break
-                text = delta["partial_json"]
-                if type(text) is not str:
+                delta_type, text = delta_members(delta)
+                if delta_type != "input_json_delta" or type(text) is not str:
                     break
                 if index != last:
                     if kinds.get(index, BLOCK) == BLOCK:
@@ -101,29 +119,49 @@ class AnthropicMessages(Profile):
         return fragment_run(pos, i - start, texts)
 
     def tally(self, items: Sequence[Any], start: int, run: Fragments) -> Tally:
-        # The window found in each event the members type, index and delta,
-        # and in its delta type and partial_json: five, whose only strings
-        # that are not fixed, colon-free words are the fragments.
-        return 5 * run.count, fragment_colons(run), 2
+        # Every item of the run holds RUN_ITEM's members; the only strings
+        # among them that are not fixed, colon-free words are the fragments.
+        return (
+            RUN_ITEM.members * run.count,
+            RUN_ITEM.key_colons * run.count + fragment_colons(run),
+            RUN_ITEM.depth,
+        )
 
     def tally_item(self, raw: Any) -> Tally | None:
         # The events around every block, when they hold exactly the members
-        # read here: a stop (2 members), a tool_use start with an empty input
-        # (3 + 4 members, whose only free strings are the id and the name).
+        # of STOP_ITEM (a stop) or TOOL_START_ITEM (a tool_use start with an
+        # empty input, whose only free strings are the id and the name).
         if type(raw) is not dict:
             return None
-        kind = raw.get("type")
-        if kind == "content_block_stop":
-            return (2, 0, 1) if len(raw) == 2 and type(raw.get("index")) is int else None
-        if kind != "content_block_start" or len(raw) != 3 or type(raw.get("index")) is not int:
+        try:
+            if len(raw) == len(_STOP.read):
+                kind, index = _STOP.get(raw)
+                if kind == "content_block_stop" and type(index) is int:
+                    return STOP_ITEM.members, STOP_ITEM.key_colons, STOP_ITEM.depth
+                return None
+            if len(raw) != len(_START.read):
+                return None
+            kind, index, block = _START.get(raw)
+            if (
+                kind != "content_block_start"
+                or type(index) is not int
+                or type(block) is not dict
+                or len(block) != len(_TOOL_BLOCK.read)
+            ):
+                return None
+            block_type, id_, name, input_ = _TOOL_BLOCK.get(block)
+        except KeyError:
             return None
-        block = raw.get("content_block")
-        if type(block) is not dict or len(block) != 4 or block.get("type") != "tool_use":
+        if (
+            block_type != "tool_use"
+            or type(id_) is not str
+            or type(name) is not str
+            or type(input_) is not dict
+            or input_
+        ):
             return None
-        id_, name, input_ = block.get("id"), block.get("name"), block.get("input")
-        if type(id_) is not str or type(name) is not str or type(input_) is not dict or input_:
-            return None
-        return 7, id_.count(":") + name.count(":"), 3
+        colons = TOOL_START_ITEM.key_colons + id_.count(":") + name.count(":")
+        return TOOL_START_ITEM.members, colons, TOOL_START_ITEM.depth
 
     @classmethod
     def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
