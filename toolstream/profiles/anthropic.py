@@ -25,6 +25,7 @@ from toolstream.events import (
     Fragment,
     Fragments,
     Open,
+    Rejected,
     SlotKey,
     Stop,
 )
@@ -43,7 +44,24 @@ from toolstream.profiles._base import (
 )
 
 _CALL_BLOCKS = {"tool_use": CLIENT, "server_tool_use": SERVER, "mcp_tool_use": SERVER}
-_OTHER_BLOCKS = frozenset({"text", "thinking", "redacted_thinking"})
+# Blocks that carry no client call: text and thinking, and the results of
+# the tools the provider runs (anthropic-sdk-python's ContentBlock union,
+# the beta mcp_tool_result, container_upload).
+OTHER_BLOCKS = frozenset(
+    {
+        "text",
+        "thinking",
+        "redacted_thinking",
+        "web_search_tool_result",
+        "web_fetch_tool_result",
+        "code_execution_tool_result",
+        "bash_code_execution_tool_result",
+        "text_editor_code_execution_tool_result",
+        "tool_search_tool_result",
+        "mcp_tool_result",
+        "container_upload",
+    }
+)
 # Text-like deltas and the block types they may target.
 _TEXT_DELTAS = {
     "text_delta": BLOCK,
@@ -204,23 +222,10 @@ class AnthropicMessages(Profile):
                 )
             reason = (delta or {}).get("stop_reason")
             if reason is not None:
-                if type(reason) is not str:
-                    raise ProtocolError(
-                        Code.UNSUPPORTED_EVENT,
-                        f"stop_reason is {describe(reason)}, not a string",
-                        event=pos,
-                    )
-                tool_use = reason == "tool_use"
-                yield Finish(
-                    pos=pos,
-                    scope=0,
-                    reason=reason,
-                    accepted=tool_use,
-                    claims_tools=tool_use,
-                    ends_slots=False,
-                )
+                yield self._finish(reason, pos)
         elif kind == "message_start":
             yield Begin(pos=pos, scope=0)
+            yield from self._whole_message(raw.get("message"), pos)
         elif kind == "message_stop":
             yield Stop(pos=pos, scope=0)
         elif kind == "error":
@@ -233,10 +238,58 @@ class AnthropicMessages(Profile):
                 Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:40]!r}", event=pos
             )
 
+    def _whole_message(self, message: Any, pos: int) -> Iterator[Event]:
+        """Blocks delivered whole in ``message_start.message.content`` (the
+        calls a program run by the provider's code execution issues): each
+        is opened and ended at once, its ``input`` standing as its
+        arguments, and the message's own ``stop_reason`` is the turn's end
+        reason.  ``message_stop`` still ends the turn."""
+        if message is None:
+            return
+        if type(message) is not dict:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, "message_start.message is not an object", event=pos
+            )
+        content = message.get("content")
+        if content is not None and type(content) is not list:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, "message_start content is not an array", event=pos
+            )
+        for index, block in enumerate(content or ()):
+            try:
+                yield from self._open_block(index, block, pos)
+            except ProtocolError as error:
+                if error.fatal:
+                    raise
+                yield Rejected(pos, error)
+            yield End(pos=pos, key=(0, index))
+        reason = message.get("stop_reason")
+        if reason is not None:
+            yield self._finish(reason, pos)
+
+    def _finish(self, reason: Any, pos: int) -> Finish:
+        if type(reason) is not str:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                f"stop_reason is {describe(reason)}, not a string",
+                event=pos,
+            )
+        tool_use = reason == "tool_use"
+        return Finish(
+            pos=pos,
+            scope=0,
+            reason=reason,
+            accepted=tool_use,
+            claims_tools=tool_use,
+            ends_slots=False,
+        )
+
     def _start(self, raw: dict[str, Any], pos: int) -> Iterable[Event]:
         index = slot_index(raw.get("index"), "content block index", pos, self.limits)
+        return self._open_block(index, raw.get("content_block"), pos)
+
+    def _open_block(self, index: int, block: Any, pos: int) -> Iterable[Event]:
         key = (0, index)
-        block = raw.get("content_block")
         if type(block) is not dict or type(block.get("type")) is not str:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT,
@@ -246,7 +299,7 @@ class AnthropicMessages(Profile):
         block_type = block["type"]
         call_kind = _CALL_BLOCKS.get(block_type)
         if call_kind is None:
-            if block_type not in _OTHER_BLOCKS and not block_type.endswith("_tool_result"):
+            if block_type not in OTHER_BLOCKS:
                 raise ProtocolError(
                     Code.UNSUPPORTED_EVENT,
                     f"unknown content block type {block_type[:40]!r}",
