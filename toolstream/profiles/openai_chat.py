@@ -9,7 +9,7 @@ call takes the next free index of its choice.  OpenAI requires ``index``.
 
 Closed world: a chunk is a chat completion chunk (it has ``choices``, an
 array, possibly empty), a usage-only chunk (no ``choices``, a ``usage``
-member), or a provider error (an ``error`` member, or ``"object": "error"``,
+member, no ``type``), or a provider error (an ``error`` member, or ``"object": "error"``,
 the vLLM and llama.cpp shape): ``provider_error``.  Anything else (a Gemini
 ``candidates`` chunk, a Cohere ``type`` event...) is ``unsupported_event``.
 A delta's members are :data:`DELTA_MEMBERS`; any other member may carry what
@@ -300,8 +300,11 @@ class OpenAIChat(Profile):
             )
         choices = raw.get("choices")
         if choices is None:
-            if raw.get("usage") is not None:
-                return  # the usage-only chunk (stream_options.include_usage)
+            if raw.get("usage") is not None and "type" not in raw:
+                # The usage-only chunk (stream_options.include_usage, some
+                # servers without choices).  A "type" marks an event of
+                # another wire (Anthropic's message_delta carries usage).
+                return
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT,
                 f"chunk without choices, usage or error (members: {_members(raw)}):"
