@@ -72,8 +72,8 @@ _TEXT_DELTAS = {
 _IGNORED_EVENTS = frozenset({"ping"})
 
 # The items the profile vouches for to the ledger (see Profile.tally).
-_EVENT = Level(("type", "index", "delta"))
-_DELTA = Level(("type", "partial_json"))
+_EVENT = Level(("type", "index", "delta"), exact=True)
+_DELTA = Level(("type", "partial_json"), exact=True)
 RUN_ITEM = Shape(_EVENT, _DELTA)
 """A plain fragment: ``content_block_delta`` with an ``input_json_delta``."""
 _STOP = Level(("type", "index"), exact=True)
@@ -99,13 +99,14 @@ class AnthropicMessages(Profile):
     def window(self, items: Sequence[Any], start: int, stop: int, pos: int) -> Fragments | None:
         # The plain fragment: an input_json_delta for a tool block already
         # started.  The checks are those of _delta, in one loop; the members
-        # read are those of RUN_ITEM (a missing one ends the run: KeyError).
+        # read are those of RUN_ITEM (a missing one ends the run: KeyError),
+        # and an event or delta holding more than those is left to feed.
         first = items[start]
         if type(first) is not dict or first.get("type") != "content_block_delta":
             return None  # the usual other item: a start or a stop
         kinds = self._kinds
-        event_members = _EVENT.get
-        delta_members = _DELTA.get
+        event_members, event_size = _EVENT.get, len(_EVENT.read)
+        delta_members, delta_size = _DELTA.get, len(_DELTA.read)
         texts: dict[SlotKey, list[str]] = {}
         run: list[str] = []
         last = None
@@ -113,13 +114,14 @@ class AnthropicMessages(Profile):
         try:
             while i < stop:
                 raw = items[i]
-                if type(raw) is not dict:
+                if type(raw) is not dict or len(raw) != event_size:
                     break
                 kind, index, delta = event_members(raw)
                 if (
                     kind != "content_block_delta"
                     or type(index) is not int
                     or type(delta) is not dict
+                    or len(delta) != delta_size
                 ):
                     break
                 delta_type, text = delta_members(delta)
@@ -137,8 +139,9 @@ class AnthropicMessages(Profile):
         return fragment_run(pos, i - start, texts)
 
     def tally(self, items: Sequence[Any], start: int, run: Fragments) -> Tally:
-        # Every item of the run holds RUN_ITEM's members; the only strings
-        # among them that are not fixed, colon-free words are the fragments.
+        # Every item of the run holds RUN_ITEM's members and nothing else;
+        # the only strings among them that are not fixed, colon-free words
+        # are the fragments.
         return (
             RUN_ITEM.members * run.count,
             RUN_ITEM.key_colons * run.count + fragment_colons(run),
