@@ -44,15 +44,9 @@ from toolstream.profiles import PROFILES
 from toolstream.report import CallReport, Report
 from toolstream.strict_json import loads_strict
 
-# Findings that show tool activity even when no call could be formed, and
-# the two that say the stream was not read to its end as the profile knows
-# it (closed world): an item it does not recognize, or the provider's own
-# error, may have stood for a call, so the turn is blocked, never "no tool
-# activity".
+# Findings that show tool activity even when no call could be formed.
 _ACTIVITY_CODES = frozenset(
     {
-        Code.UNSUPPORTED_EVENT,
-        Code.PROVIDER_ERROR,
         Code.INVALID_SLOT_INDEX,
         Code.UNKNOWN_SLOT,
         Code.NON_STRING_FRAGMENT,
@@ -87,6 +81,12 @@ CALL_CHECK_ORDER: tuple[tuple[Code, ...], ...] = (
 check with several codes).  The generator's labels mirror it
 (``toolstream_generators._internal.labels.CHECK_ORDER``); tests/test_check_order.py
 holds the two, and this tuple against ``_check_call``'s code, together."""
+
+# Findings that say the stream was not read as its profile knows it (the
+# closed world): an item the profile does not recognize, or the provider's
+# own error, may have stood for a call, so the turn is blocked, never "no
+# tool activity".  They do not make the turn's own end rules apply.
+_UNREAD_CODES = frozenset({Code.UNSUPPORTED_EVENT, Code.PROVIDER_ERROR})
 
 
 class Gate:
@@ -433,7 +433,7 @@ class Gate:
         return any(f.code in _ACTIVITY_CODES for f in self._findings)
 
     def _report(self) -> Report:
-        applicable = self._applicable()
+        applicable = self._applicable() or any(f.code in _UNREAD_CODES for f in self._findings)
         findings = tuple(self._findings)
         if not applicable:
             status = "not_applicable"

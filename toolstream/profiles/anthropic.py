@@ -95,6 +95,9 @@ class AnthropicMessages(Profile):
     def __init__(self, request: Any, limits: Any) -> None:
         super().__init__(request, limits)
         self._kinds: dict[int, str] = {}
+        self._unread: set[int] = set()
+        """Blocks of a type the profile does not know: reported once, on
+        their start; their deltas are absorbed."""
 
     def window(self, items: Sequence[Any], start: int, stop: int, pos: int) -> Fragments | None:
         # The plain fragment: an input_json_delta for a tool block already
@@ -303,11 +306,7 @@ class AnthropicMessages(Profile):
         call_kind = _CALL_BLOCKS.get(block_type)
         if call_kind is None:
             if block_type not in OTHER_BLOCKS:
-                raise ProtocolError(
-                    Code.UNSUPPORTED_EVENT,
-                    f"unknown content block type {block_type[:40]!r}",
-                    event=pos,
-                )
+                return self._unknown_block(key, block_type, pos)
             self._kinds.setdefault(index, BLOCK)
             return (Open(pos=pos, key=key, id=None, name=None, kind=BLOCK),)
         self._kinds.setdefault(index, call_kind)
@@ -319,6 +318,16 @@ class AnthropicMessages(Profile):
             initial_input=block.get("input"),
         )
 
+    def _unknown_block(self, key: SlotKey, block_type: str, pos: int) -> Iterator[Event]:
+        # The index is taken (a block was there: no gap, no unknown_slot for
+        # its stop); the block is reported once and its deltas absorbed.
+        self._unread.add(key[1])
+        self._kinds.setdefault(key[1], BLOCK)
+        yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
+        raise ProtocolError(
+            Code.UNSUPPORTED_EVENT, f"unknown content block type {block_type[:40]!r}", event=pos
+        )
+
     def _delta(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
         index = slot_index(raw.get("index"), "content block index", pos, self.limits)
         key = (0, index)
@@ -328,6 +337,8 @@ class AnthropicMessages(Profile):
                 Code.UNSUPPORTED_EVENT, "delta is not an object with a string 'type'", event=pos
             )
         delta_type = delta["type"]
+        if index in self._unread:
+            return
         target = self._kinds.get(index)
         if delta_type == "input_json_delta":
             if target == BLOCK:

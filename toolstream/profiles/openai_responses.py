@@ -122,6 +122,9 @@ class OpenAIResponses(Profile):
         self._streamed: set[int] = set()
         """Function calls whose arguments came as text before a closing event."""
         self._done: set[int] = set()
+        self._unread: set[int] = set()
+        """Items of a type the profile does not know: reported once, when
+        added; their closing event only ends their slot."""
 
     @classmethod
     def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
@@ -293,6 +296,11 @@ class OpenAIResponses(Profile):
                 event=pos,
             )
         else:
+            # The index is taken (no gap, no unknown_slot for its done); the
+            # item is reported once.
+            self._unread.add(index)
+            self._kinds.setdefault(index, BLOCK)
+            yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown output item type {item_type[:40]!r}", event=pos
             )
@@ -301,6 +309,9 @@ class OpenAIResponses(Profile):
         index, item = self._item(raw, pos)
         key = (0, index)
         self._check_item_id(item, index, pos)
+        if index in self._unread:
+            yield End(pos=pos, key=key)
+            return
         if index in self._done:
             # A second terminal: the machine reports duplicate_terminal (or
             # unknown_slot); the restatement it carries is not compared again.
