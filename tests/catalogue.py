@@ -695,7 +695,7 @@ def _build_responses_and_bedrock() -> list[Entry]:
         "unsupported_event",
         "an unknown contentBlockStart member",
         bedrock_turn(
-            [{"contentBlockStart": {"contentBlockIndex": 0, "start": {"video": {}}}}],
+            [{"contentBlockStart": {"contentBlockIndex": 0, "start": {"video": {}}}}, br_stop(0)],
             reason="end_turn",
         ),
     )

@@ -158,6 +158,10 @@ class Bedrock(Profile):
             )
         if "toolUse" not in start:
             if start and next(iter(start)) not in _BLOCK_STARTS:
+                # The index is taken (no gap, no unknown_slot for its stop);
+                # the block is reported once.
+                self._kinds.setdefault(index, BLOCK)
+                yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
                 raise ProtocolError(
                     Code.UNSUPPORTED_EVENT,
                     f"unknown contentBlockStart member {next(iter(start))[:40]!r}",
@@ -227,6 +231,9 @@ class Bedrock(Profile):
                 yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
             yield Fragment(pos=pos, key=key, id=None, name=None, text=None)
         else:
+            if target is None:
+                self._kinds[index] = BLOCK
+                yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown delta type {delta_type[:40]!r}", event=pos
             )
