@@ -38,7 +38,6 @@ from tests.builders import (
     item_added,
     item_done,
     json_delta,
-    message_delta,
     message_item,
     message_start,
     message_stop,
