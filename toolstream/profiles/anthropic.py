@@ -7,6 +7,12 @@ executed by the provider: they are reported as server calls, never executed.
 A block's terminal is its ``content_block_stop``; when the stream has a
 ``message_start``, the turn also needs ``message_delta.stop_reason`` and
 ``message_stop``.
+
+Whole-message delivery: blocks already in ``message_start.message.content``
+(programmatic tool calling) are opened and ended at once, their ``input``
+standing as the arguments, and the message's ``stop_reason`` is the turn's
+end reason (see docs/validator.md).  Closed world: event, block and delta
+types are the lists here; any other is ``unsupported_event``.
 """
 
 from __future__ import annotations

@@ -13,19 +13,22 @@ as is an item id announced at two output indices or a closing event whose
 arguments, which must equal the fragments byte for byte
 (``arguments_mismatch``); ``output_item.done`` is the call's terminal and
 needs ``function_call_arguments.done`` before it (``missing_terminal``
-otherwise).  A second ``output_item.done`` for an item is
-``duplicate_terminal``.
+otherwise).  A call with no delta at all is delivered whole: the first done
+event carrying arguments delivers them, and a second must agree.  A second
+``output_item.done`` for an item is ``duplicate_terminal``.
 
 The turn ends with ``response.completed``; ``response.incomplete`` and
 ``response.failed`` are end reasons that do not mean "execute"
-(``wrong_terminal_reason`` when the turn has calls); an ``error`` event is
-``provider_error``.  There is no "ended for tool use" reason in this API, so
-``terminal_without_calls`` does not apply.
+(``wrong_terminal_reason`` when the turn has calls), and ``response.failed``
+and an ``error`` event are ``provider_error``.  There is no "ended for tool
+use" reason in this API, so ``terminal_without_calls`` does not apply.
 
-Server-executed items (``web_search_call``, ``mcp_call``...) are reported as
-server calls, never executable; ``message`` and ``reasoning`` items are
-blocks; client-executed items other than ``function_call``
-(``custom_tool_call``, ``computer_call``...) are ``unsupported_call_type``.
+Server-executed items (:data:`SERVER_ITEMS`, a ``tool_search_call`` whose
+``execution`` is ``"server"``, any item marked ``"execution": "server"``) are
+reported as server calls, never executable; :data:`BLOCK_ITEMS` are blocks;
+client-executed items other than ``function_call`` (``custom_tool_call``,
+``computer_call``, a client-run ``tool_search_call``...) are
+``unsupported_call_type``; any other item type is ``unsupported_event``.
 Events that only carry text, reasoning or server-tool progress are ignored.
 One fixture holds one response: a second ``response.created`` is fatal
 (``toolstream import`` splits captures holding several).
