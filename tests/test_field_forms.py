@@ -147,9 +147,22 @@ CASES: dict[str, tuple[Any, ...]] = {
         openai([*weather_call(), {"id": "c", "choices": [], "usage": USAGE}]),
         *PASS,
     ),
-    "chat-usage-alone": (openai([*weather_call(), {"id": "c", "usage": USAGE}]), *PASS),
+    "chat-usage-alone": (
+        openai(
+            [
+                {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"},
+                *weather_call(),
+                {"id": "c", "usage": USAGE, "obfuscation": "x", "provider": "p"},
+            ]
+        ),
+        *PASS,
+    ),
     "chat-no-choices": (
-        openai([{"id": "c", "object": "chat.completion.chunk"}]),
+        openai([*weather_call(), {"id": "c", "candidates": []}]),
+        *blocked("unsupported_event"),
+    ),
+    "chat-object-other": (
+        openai([*weather_call(), {"id": "c", "object": "chat.completion", "usage": USAGE}]),
         *blocked("unsupported_event"),
     ),
     "chat-type-member": (

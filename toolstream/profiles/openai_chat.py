@@ -8,10 +8,11 @@ Mistral sends each call whole, in one fragment and without ``index``: such a
 call takes the next free index of its choice.  OpenAI requires ``index``.
 
 Closed world: a chunk is a chat completion chunk (it has ``choices``, an
-array, possibly empty), a usage-only chunk (no ``choices``, a ``usage``
-member, no ``type``), or a provider error (an ``error`` member, or ``"object": "error"``,
-the vLLM and llama.cpp shape): ``provider_error``.  Anything else (a Gemini
-``candidates`` chunk, a Cohere ``type`` event...) is ``unsupported_event``.
+array, possibly empty), a chunk without ``choices`` that holds nothing but
+:data:`CHUNK_MEMBERS` (the usage-only chunk, a keep-alive), or a provider
+error (an ``error`` member, or ``"object": "error"``, the vLLM and llama.cpp
+shape): ``provider_error``.  Anything else (a Gemini ``candidates`` chunk, a
+Cohere or Anthropic ``type`` event...) is ``unsupported_event``.
 A delta's members are :data:`DELTA_MEMBERS`; any other member may carry what
 the profile cannot read, so it is ``unsupported_event`` too, and so is a
 choice that carries a whole ``message`` or a legacy ``text``.  Recognized
@@ -62,6 +63,28 @@ DELTA_MEMBERS = frozenset(
     }
 )
 """The delta members the profile reads or knows to carry no tool data."""
+CHUNK_MEMBERS = frozenset(
+    {
+        # openai-python ChatCompletionChunk
+        "id",
+        "object",
+        "created",
+        "model",
+        "system_fingerprint",
+        "service_tier",
+        "usage",
+        "choices",
+        # OpenAI's stream obfuscation padding, OpenRouter's provider, Groq's
+        # x_groq, Azure's prompt_filter_results, Perplexity's citations
+        "obfuscation",
+        "provider",
+        "x_groq",
+        "prompt_filter_results",
+        "citations",
+    }
+)
+"""What a chunk without ``choices`` may hold and still carry no tool data."""
+_CHUNK_OBJECT = "chat.completion.chunk"
 # Choice members that would hold a call outside ``delta`` (a non-streaming
 # ``message``, a legacy completion ``text``): never silently skipped.
 _FOREIGN_CHOICE_MEMBERS = ("message", "text")
@@ -300,15 +323,17 @@ class OpenAIChat(Profile):
             )
         choices = raw.get("choices")
         if choices is None:
-            if raw.get("usage") is not None and "type" not in raw:
-                # The usage-only chunk (stream_options.include_usage, some
-                # servers without choices).  A "type" marks an event of
-                # another wire (Anthropic's message_delta carries usage).
+            # A chunk without choices carries no call when it holds nothing
+            # but chunk bookkeeping (the usage-only chunk, a keep-alive);
+            # anything else (Gemini's candidates, an event's "type") may.
+            unknown = sorted(key for key in raw if key not in CHUNK_MEMBERS)
+            kind = raw.get("object", _CHUNK_OBJECT)
+            if not unknown and kind == _CHUNK_OBJECT:
                 return
+            shown = repr(unknown[0][:40]) if unknown else f"object {describe(kind)}"
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT,
-                f"chunk without choices, usage or error (members: {_members(raw)}):"
-                " not a chat completion chunk",
+                f"chunk without choices holding {shown}: not a chat completion chunk",
                 event=pos,
             )
         if type(choices) is not list:
@@ -463,12 +488,6 @@ def _error_text(error: Any) -> str:
         if isinstance(message, str):
             return message[:120]
     return describe(error)
-
-
-def _members(raw: dict[str, Any]) -> str:
-    names = sorted(raw)
-    shown = ", ".join(repr(name[:30]) for name in names[:4])
-    return shown + (", ..." if len(names) > 4 else "") if names else "none"
 
 
 def _what_else(raw_delta: Any, chunk_usage: bool) -> str:

@@ -22,8 +22,8 @@ def wrong_finish(draw: Draw, turn: Turn, fx: Effects) -> None:
     Anthropic ``max_tokens``, ``end_turn``, ``stop_sequence``, ``refusal``,
     ``pause_turn``; Responses ``response.incomplete`` (with
     ``incomplete_details.reason`` ``max_output_tokens`` or
-    ``content_filter``) or ``response.failed`` instead of
-    ``response.completed``; Bedrock ``stopReason`` ``max_tokens``,
+    ``content_filter``) instead of ``response.completed`` (not
+    ``response.failed``, which is also ``provider_error``); Bedrock ``stopReason`` ``max_tokens``,
     ``end_turn``, ``stop_sequence``, ``guardrail_intervened``,
     ``content_filtered``.
 
