@@ -87,6 +87,12 @@ ReadHook = Callable[[Sequence[Any], int, Fragments | None], None]
 for a run of plain fragments taken at ``items[start]``, ``(items, i, None)``
 for an item read on its own."""
 
+# Findings that say the stream was not read as its profile knows it (the
+# closed world): an item the profile does not recognize, or the provider's
+# own error, may have stood for a call, so the turn is blocked, never "no
+# tool activity".  They do not make the turn's own end rules apply.
+_UNREAD_CODES = frozenset({Code.UNSUPPORTED_EVENT, Code.PROVIDER_ERROR})
+
 
 class Gate:
     """An incremental validator for one assistant turn.
@@ -427,7 +433,7 @@ class Gate:
         return any(f.code in _ACTIVITY_CODES for f in self._findings)
 
     def _report(self) -> Report:
-        applicable = self._applicable()
+        applicable = self._applicable() or any(f.code in _UNREAD_CODES for f in self._findings)
         findings = tuple(self._findings)
         if not applicable:
             status = Status.NOT_APPLICABLE
