@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from toolstream.capture._core import JSONProblem, loads_strict
+from toolstream.capture.eventstream import looks_like_eventstream
 
 MAX_BODY = 256 * 1024 * 1024
 """A decompressed body larger than this (bytes) is refused, not inflated."""
@@ -69,6 +70,8 @@ class _NoAliasLoader(yaml.SafeLoader):
 def parse_document(data: bytes) -> Any:
     """The parsed JSON or YAML document, or None when ``data`` cannot be one
     (a bare stream body: SSE, JSON Lines, binary)."""
+    if looks_like_eventstream(data):
+        return None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
