@@ -492,6 +492,14 @@ def test_yaml_aliases_are_refused(tmp_path: Path) -> None:
     assert "YAML alias" in result.stderr
 
 
+def test_repeated_yaml_keys_are_refused(tmp_path: Path) -> None:
+    data = vcr_yaml(vcr_interaction({"tools": ANTHROPIC_TOOLS}, sse(ANTHROPIC)))
+    data = data.replace(b"    method: POST\n", b"    method: POST\n    method: GET\n")
+    result = run(tmp_path, data, "-o", tmp_path / "o.json")
+    assert result.exit_code == 65
+    assert "the key 'method' is repeated" in result.stderr
+
+
 def test_tools_that_do_not_convert_fail_and_say_how_to_fix(tmp_path: Path) -> None:
     request = {"tools": [{"functionDeclarations": [{"name": "f", "parameters": {"ref": "#/x"}}]}]}
     data = vcr_yaml(vcr_interaction(request, sse(ANTHROPIC)))

@@ -1,8 +1,9 @@
 """What the container readers share: the parsed document, headers, bodies.
 
 YAML is read with PyYAML's safe loader (``!!binary`` becomes bytes), with
-aliases refused: a cassette never needs them, and they allow recursive and
-exponentially large documents.
+aliases refused (a cassette never needs them, and they allow recursive and
+exponentially large documents) and a repeated key refused, as the JSON
+readers refuse one (the safe loader would keep the last silently).
 """
 
 from __future__ import annotations
@@ -65,6 +66,21 @@ class _NoAliasLoader(yaml.SafeLoader):
                 " cassettes are read without aliases"
             )
         return super().compose_node(parent, index)
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            try:
+                repeated = key in seen
+                seen.add(key)
+            except TypeError:  # unhashable: the safe loader refuses it below
+                continue
+            if repeated:
+                raise ContainerError(
+                    f"line {key_node.start_mark.line + 1}: the key {str(key)[:40]!r} is repeated"
+                )
+        return super().construct_mapping(node, deep)
 
 
 def parse_document(data: bytes) -> Any:
