@@ -492,6 +492,31 @@ def test_yaml_aliases_are_refused(tmp_path: Path) -> None:
     assert "YAML alias" in result.stderr
 
 
+def test_hostile_yaml_is_a_clear_error(tmp_path: Path) -> None:
+    deep = b"interactions:\n- " + b"[" * 5_000 + b"]" * 5_000 + b"\n"
+    result = run(tmp_path, deep, "-o", tmp_path / "o.json")
+    assert result.exit_code == 65, result.output
+    assert "nested too deeply" in result.stderr
+    broken = run(tmp_path, b"interactions:\n- request: {uri: [\n", "-o", tmp_path / "o.json")
+    assert broken.exit_code == 65
+    assert "not readable as a YAML cassette" in broken.stderr
+
+
+def test_a_body_inflating_beyond_the_limit_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolstream.importer.containers import _http
+
+    monkeypatch.setattr(_http, "MAX_BODY", 1000)
+    body = gzip.compress(b"data: {}\n\n" * 1000, mtime=0)
+    data = vcr_yaml(
+        vcr_interaction(None, body, response_headers={"content-encoding": ["gzip"]})
+    )
+    result = run(tmp_path, data, "-o", tmp_path / "o.json")
+    assert result.exit_code == 65
+    assert "inflates beyond 1000 bytes" in result.stderr
+
+
 def test_repeated_yaml_keys_are_refused(tmp_path: Path) -> None:
     data = vcr_yaml(vcr_interaction({"tools": ANTHROPIC_TOOLS}, sse(ANTHROPIC)))
     data = data.replace(b"    method: POST\n", b"    method: POST\n    method: GET\n")

@@ -102,6 +102,8 @@ def parse_document(data: bytes) -> Any:
         return None
     try:
         return yaml.load(text, Loader=_NoAliasLoader)  # a safe loader
+    except RecursionError:  # PyYAML's composer and constructor recurse per level
+        raise ContainerError("the YAML document is nested too deeply") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
