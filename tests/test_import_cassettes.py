@@ -810,7 +810,8 @@ def test_real_gemini_cassette_tools_convert_and_reach_detection(
 ) -> None:
     """pydantic-ai's cassette: two interactions (the call, then the answer
     after the tool result), ``parsed_body`` requests whose
-    ``functionDeclarations`` use ``parameters_json_schema``."""
+    ``functionDeclarations`` use ``parameters_json_schema``; each body is
+    handed to detection (which needs the gemini profile to name it)."""
     from toolstream.importer import core
     from toolstream.importer.containers import open_container
 
