@@ -40,7 +40,7 @@ def _run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
 def _sources(target: Path) -> None:
     """The files the wheel is built from (corpus/seeds through the link)."""
     target.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy2(ROOT / name, target / name)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for name in ("toolstream", "generators"):
@@ -112,7 +112,8 @@ def test_wheel_runs_the_readme_quick_start(tmp_path: Path) -> None:
         [
             str(python),
             "-c",
-            "import toolstream, generators; print(toolstream.__file__); print(generators.__file__)",
+            "import toolstream, toolstream_generators; print(toolstream.__file__);"
+            " print(toolstream_generators.__file__)",
         ],
         cwd=work,
         env=env,
