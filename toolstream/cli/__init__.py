@@ -54,6 +54,11 @@ def _register() -> None:
     from toolstream.cli import serve_cmd
     cli.add_command(serve_cmd.serve)
 
+    from toolstream.cli import label_cmd, seeds_cmd
+
+    cli.add_command(label_cmd.label)
+    cli.add_command(seeds_cmd.seeds)
+
 
 _register()
 
