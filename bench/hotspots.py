@@ -29,8 +29,8 @@ def phases(profile: str, shape: str, chunks: int, rounds: int = 15) -> int:
     import statistics
     import time
 
-    from toolstream.api import _ParsedGate
     from toolstream.envelope import check_envelope, parse_fixture_bytes, read_fixture_unchecked
+    from toolstream.file_gate import FileGate
     from toolstream.limits import DEFAULT_LIMITS
 
     data = measure.stream_bytes(profile, shape, chunks)
@@ -61,7 +61,7 @@ def phases(profile: str, shape: str, chunks: int, rounds: int = 15) -> int:
         t.append(time.perf_counter())
         envelope = check_envelope(fixture)
         t.append(time.perf_counter())
-        gate = _ParsedGate(envelope.profile, envelope.tool_schemas, envelope.request)
+        gate = FileGate(envelope.profile, envelope.tool_schemas, envelope.request)
         ledger = gate.feed_counting(envelope.stream)
         t.append(time.perf_counter())
         gate.close()

@@ -22,6 +22,7 @@ from tests.builders import (
     message_stop,
     openai,
     text_chunk,
+    text_start,
     tool_block,
     tool_start,
     weather_call,
@@ -129,6 +130,102 @@ def _build() -> list[Entry]:
                     )
                 ),
             )
+        ]
+    )
+    # -- the closed world (issue 13) ----------------------------------------
+    add(
+        _chat(
+            "unsupported_event",
+            "a Gemini chunk under a chat profile (no choices, usage or error)",
+            [
+                {
+                    "candidates": [{"content": {"parts": [{"text": "Hi"}]}}],
+                    "usageMetadata": {"totalTokenCount": 3},
+                }
+            ],
+        )
+    )
+    add(
+        _chat(
+            "unsupported_event",
+            "a delta member the profile does not know, in a text-only turn",
+            [
+                {"choices": [{"index": 0, "delta": {"tool_call": {"name": "weather"}}}]},
+                text_chunk("", finish="stop"),
+            ],
+        )
+    )
+    add(
+        _chat(
+            "provider_error",
+            "an OpenAI-compatible error object (object: error) instead of a reply",
+            [{"object": "error", "message": "model overloaded", "type": "server_error"}],
+        )
+    )
+    add(
+        _chat(
+            "duplicate_terminal",
+            "finish_reason tool_calls repeated on the usage chunk",
+            [
+                *weather_call(),
+                {
+                    "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}],
+                    "usage": {"total_tokens": 9},
+                },
+            ],
+        )
+    )
+    add(
+        [
+            Entry(
+                "unsupported_event",
+                "anthropic",
+                "an OpenAI chunk in a text-only turn",
+                anthropic(
+                    [
+                        message_start(),
+                        {"choices": [{"index": 0, "delta": {"content": "Hi"}}]},
+                        message_delta("end_turn"),
+                        message_stop(),
+                    ]
+                ),
+            ),
+            Entry(
+                "unsupported_event",
+                "anthropic",
+                "a content block type the profile has never seen",
+                anthropic(
+                    [
+                        message_start(),
+                        {
+                            "type": "content_block_start",
+                            "index": 0,
+                            "content_block": {"type": "future_block"},
+                        },
+                        {
+                            "type": "content_block_delta",
+                            "index": 0,
+                            "delta": {"type": "future_delta"},
+                        },
+                        block_stop(0),
+                        text_start(1),
+                        block_stop(1),
+                        message_delta("end_turn"),
+                        message_stop(),
+                    ]
+                ),
+            ),
+            Entry(
+                "provider_error",
+                "anthropic",
+                "an error event in a text-only turn (no call at all)",
+                anthropic(
+                    [
+                        message_start(),
+                        {"type": "error", "error": {"type": "overloaded_error", "message": "x"}},
+                    ]
+                ),
+            ),
         ]
     )
     add(
@@ -512,6 +609,7 @@ def _build_responses_and_bedrock() -> list[Entry]:
         fc_item_done,
         item_added,
         item_done,
+        message_item,
         resp_created,
         resp_end,
         responses,
@@ -578,6 +676,76 @@ def _build_responses_and_bedrock() -> list[Entry]:
                 *bedrock_tool()[:2],
                 {"modelStreamErrorException": {"message": "x"}},
                 *bedrock_tool()[2:],
+            ]
+        ),
+    )
+    resp(
+        "unsupported_event",
+        "an output item type the profile does not know",
+        responses_turn(
+            [item_added(0, "future_tool_call", "ftc_1"), item_done(0, "future_tool_call", "ftc_1")]
+        ),
+    )
+    resp(
+        "unsupported_event",
+        "an Anthropic event in a text-only turn",
+        responses_turn(message_item(0), [{"type": "message_stop"}]),
+    )
+    br(
+        "unsupported_event",
+        "an unknown contentBlockStart member",
+        bedrock_turn(
+            [{"contentBlockStart": {"contentBlockIndex": 0, "start": {"video": {}}}}, br_stop(0)],
+            reason="end_turn",
+        ),
+    )
+    resp(
+        "provider_error",
+        "response.failed on a text-only turn",
+        [
+            *responses_turn(message_item(0))[:-1],
+            {
+                "type": "response.failed",
+                "response": {
+                    "id": "resp_1",
+                    "status": "failed",
+                    "error": {"code": "server_error", "message": "x"},
+                },
+            },
+        ],
+    )
+    br(
+        "provider_error",
+        "a throttlingException on a text-only turn",
+        [
+            br_message_start(),
+            br_text(0, "Hi"),
+            br_stop(0),
+            {"throttlingException": {"message": "slow down"}},
+        ],
+    )
+    resp(
+        "arguments_mismatch",
+        "no deltas, and the two done events deliver different arguments",
+        responses_turn(
+            [
+                fc_added(),
+                fc_args_done("fc_1", '{"city": "Paris"}'),
+                fc_item_done(arguments='{"city": "Rome"}'),
+            ]
+        ),
+    )
+    resp(
+        "unsupported_call_type",
+        "a tool_search_call the client is to run",
+        responses_turn(
+            [
+                {
+                    "type": "response.output_item.added",
+                    "output_index": 0,
+                    "item": {"id": "ts_1", "type": "tool_search_call", "execution": "client"},
+                },
+                item_done(0, "tool_search_call", "ts_1"),
             ]
         ),
     )

@@ -22,6 +22,7 @@ from click.testing import CliRunner
 import toolstream
 from toolstream.capture import read_capture
 from toolstream.cli import cli
+from toolstream.importer import open_container
 
 HERE = Path(__file__).resolve().parent
 CAPTURES = Path(__file__).resolve().parents[1].parent / "shared" / "captures"
@@ -390,25 +391,25 @@ CASES = [
         "bedrock/openinference-py-bedrock-claude-3-haiku-converse-stream.cassette.yaml",
         None,
         "bedrock",
-        (),
-        "a whole VCR cassette (request with toolConfig, !!binary event-stream body); import"
-        " reads bare bodies only, and refuses the YAML rather than guessing",
-        refused="cannot read the capture",
-        pending="issue 17 (cassettes in: one passing fixture with the recorded tool)",
+        (PASS,),
+        "a whole VCR cassette: the request's toolConfig declares top_song, the !!binary body is"
+        " the event-stream above; imported with no --schemas, the recorded tool validates it",
+        calls=(("top_song",),),
     ),
     Case(
         "google/pydai-gemini-3-pro-thought-signature.cassette.yaml",
         None,
         "gemini",
-        (),
+        (PASS, ("not_applicable", ())),
         "a whole VCR cassette (Gemini functionDeclarations with parameters_json_schema, two"
-        " interactions); import reads bare bodies only",
-        refused="cannot read the capture",
-        pending="issue 17 (cassettes in; the gemini profile reads its body: one passing call)",
+        " interactions): each request's get_country tool converts; interaction 0 calls it"
+        " with args {} (thoughtSignature), then text '' + STOP; interaction 1 is the text"
+        " answer after the tool result",
+        calls=(("get_country",), ()),
     ),
     # -- Gemini / Vertex AI streamGenerateContent (issue 14) -----------------------------------
-    # The schema files are in the OpenAI tools shape, which --schemas reads today; the
-    # request's own Gemini functionDeclarations shape comes with issue 17's converters.
+    # The schema files are in the OpenAI tools shape; the request's own Gemini
+    # functionDeclarations shape is read from the cassette above.
     Case(
         "google/openinference-gemini-3.5-flash-parallel2-ids.sse",
         "google/openinference-gemini-3.5-flash-parallel2-ids.json",
@@ -532,14 +533,19 @@ def test_nothing_is_dropped(tmp_path: Path) -> None:
         if case.refused:
             continue
         data = (CAPTURES / case.capture).read_bytes()
-        capture = read_capture(data)
+        container = open_container(data)  # a cassette: its streamed bodies
+        bodies = [i.response for i in container.interactions] if container else [data]
+        captures = [read_capture(body) for body in bodies]
         result, out = _import(tmp_path / case.capture.replace("/", "_"), case, "--redact")
         assert result.exit_code == 0, result.output
         fixtures = [json.loads(p.read_bytes()) for p in sorted(out.iterdir())]
         written = sum(len(f.get("events", f.get("chunks", []))) for f in fixtures)
-        events = [r for r in capture.records if r.kind == "json" or capture.format != "sse"]
+        events = [
+            r for c in captures for r in c.records if r.kind == "json" or c.format != "sse"
+        ]
         assert written == len(events), case.capture
-        assert sum(f["meta"]["done_markers"] for f in fixtures) == capture.done_markers
+        done = sum(c.done_markers for c in captures)
+        assert sum(f["meta"]["done_markers"] for f in fixtures) == done
 
 
 @needs_captures

@@ -122,9 +122,9 @@ def test_deep_python_objects_given_to_validate() -> None:
     deep: Any = []
     for _ in range(DEEP):
         deep = [deep]
-    # as a chunk: not an object, so unsupported (and no tool activity)
+    # as a chunk: not an object, so unsupported, which blocks (closed world)
     report = validate(openai([deep]))
-    assert report.status == "not_applicable"
+    assert report.status == "blocked"
     assert report.codes == ["unsupported_event"]
     # inside a schema: the schema checker bounds its own depth
     report = validate(

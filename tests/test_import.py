@@ -291,13 +291,32 @@ def test_bedrock_messages_become_separate_fixtures(tmp_path: Path) -> None:
     ]
 
 
-def test_chat_completions_split_at_done_and_at_a_new_id(tmp_path: Path) -> None:
+def test_chat_completions_split_at_done_never_at_a_new_id(tmp_path: Path) -> None:
     second = [{"id": "chatcmpl-2", **c} for c in weather_call(id="call_2")]
     third = [{"id": "chatcmpl-3", **c} for c in weather_call(id="call_3")]
     data = sse(CHAT, named=False, done=True) + b"\n" + sse([*second, *third], named=False)
     turns = _turns_of(tmp_path, data, "three.sse")
-    assert [t["chunks"] for t in turns] == [CHAT, second, third]
-    assert [t["meta"]["done_markers"] for t in turns] == [1, 0, 0]
+    assert [t["chunks"] for t in turns] == [CHAT, [*second, *third]]
+    assert [t["meta"]["done_markers"] for t in turns] == [1, 0]
+
+
+def test_drifting_chunk_ids_are_one_turn(tmp_path: Path) -> None:
+    """llama.cpp and some routers change the completion id between chunks of
+    one turn: one HTTP body without [DONE] inside is one turn."""
+    chunks = [{"id": f"chatcmpl-{n}", **c} for n, c in enumerate(weather_call())]
+    out = tmp_path / "out.json"
+    result = run(
+        tmp_path,
+        sse(chunks, named=False, done=True),
+        "--schemas",
+        schemas_file(tmp_path),
+        "-o",
+        out,
+    )
+    assert result.exit_code == 0, result.output
+    turn = load(out)
+    assert turn["chunks"] == chunks
+    assert toolstream.validate(turn).status == "pass"
 
 
 def test_several_turns_refuse_a_file_output(tmp_path: Path) -> None:

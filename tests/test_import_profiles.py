@@ -224,21 +224,22 @@ def test_responses_needs_response_completed() -> None:
 
 
 @pytest.mark.parametrize(
-    ("end", "status", "reason"),
+    ("end", "status", "reason", "codes"),
     [
-        ("response.incomplete", "incomplete", "max_output_tokens"),
-        ("response.failed", "failed", None),
+        ("response.incomplete", "incomplete", "max_output_tokens", ["wrong_terminal_reason"]),
+        # failed is also the provider's error (issue 13): provider_error first
+        ("response.failed", "failed", None, ["provider_error", "wrong_terminal_reason"]),
     ],
 )
 def test_responses_unfinished_endings_are_wrong_terminal_reason(
-    end: str, status: str, reason: str | None
+    end: str, status: str, reason: str | None, codes: list[str]
 ) -> None:
     events = responses_turn(responses_call())
     events[-1] = resp_end(end, status)
     if reason:
         events[-1]["response"]["incomplete_details"] = {"reason": reason}
     report = validate(responses(events))
-    assert report.codes == ["wrong_terminal_reason"]
+    assert report.codes == codes
     if reason:
         assert reason in report.findings[0].message
 

@@ -11,7 +11,7 @@ from toolstream.api import validate, validate_bytes
 from toolstream.findings import Code, Finding
 from toolstream.gate import Gate
 from toolstream.limits import DEFAULT_LIMITS, Limits
-from toolstream.report import CallReport, Report
+from toolstream.report import CallReport, Report, Status
 
 __version__ = "0.1.0"
 
@@ -24,6 +24,7 @@ __all__ = [
     "Limits",
     "Rejected",
     "Report",
+    "Status",
     "__version__",
     "validate",
     "validate_bytes",

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable
 from typing import Any
 
 from toolstream.envelope import check_envelope, parse_fixture_bytes, read_fixture_unchecked
+from toolstream.file_gate import FileGate
 from toolstream.findings import Code, Finding, ProtocolError
 from toolstream.gate import Gate
-from toolstream.ledger import Ledger
 from toolstream.limits import Limits
-from toolstream.report import Report
+from toolstream.report import Report, Status
 
 
 def validate(fixture: Any, *, limits: Limits | None = None) -> Report:
@@ -31,49 +30,8 @@ def _validate(fixture: Any, limits: Limits | None, gate_class: type[Gate]) -> Re
     return gate.close()
 
 
-class _ParsedGate(Gate):
-    """A gate whose tool schemas were just read by the strict JSON parser.
-
-    Such a schema is made only of dicts, lists, str, int, float, bool and
-    None, so its ``repr`` identifies it exactly, and a schema seen before
-    (the same tools in every turn of a corpus or a test suite) skips the
-    subset check and the compilation.  Schemas built in Python could hold
-    look-alikes (a tuple is not an array; any object can fake a repr), so
-    :class:`Gate` itself never caches."""
-
-    @property
-    def stream_key(self) -> str:
-        return self._profile.stream_key
-
-    def feed_counting(self, stream: list[Any]) -> Ledger:
-        """:meth:`feed_all` on a whole fixture stream, keeping the ledger
-        of the runs it took."""
-        self._ledger = ledger = Ledger()
-        try:
-            self.feed_all(stream)
-        finally:
-            self._ledger = None
-        return ledger
-
-    def _check_schema(self, tool_schema: Any) -> ProtocolError | Callable[[Any], bool]:
-        key = (repr(tool_schema), self.limits.max_schema_nodes)
-        if len(key[0]) > _SCHEMA_CACHE_KEY_CHARS:
-            return super()._check_schema(tool_schema)
-        checked = _SCHEMA_CACHE.get(key)
-        if checked is None:
-            checked = super()._check_schema(tool_schema)
-            if len(_SCHEMA_CACHE) >= _SCHEMA_CACHE_ENTRIES:
-                try:
-                    del _SCHEMA_CACHE[next(iter(_SCHEMA_CACHE))]  # the oldest entry
-                except (KeyError, RuntimeError, StopIteration):
-                    pass  # another thread got there first
-            _SCHEMA_CACHE[key] = checked
-        return checked
-
-
-_SCHEMA_CACHE: dict[tuple[str, int], ProtocolError | Callable[[Any], bool]] = {}
-_SCHEMA_CACHE_ENTRIES = 64
-_SCHEMA_CACHE_KEY_CHARS = 65_536
+_ParsedGate = FileGate
+"""The gate both file routes run, under the name the tests reach for."""
 
 
 LEDGER_MIN_BYTES = 32 * 1024
@@ -108,7 +66,7 @@ def _validate_strictly_parsed(data: bytes, limits: Limits | None) -> Report:
         fixture = parse_fixture_bytes(data, limits or Limits())
     except ProtocolError as error:
         return _envelope_failure(None, error)
-    return _validate(fixture, limits, _ParsedGate)
+    return _validate(fixture, limits, FileGate)
 
 
 def _validate_proving_strict(data: bytes, limits: Limits) -> Report | None:
@@ -123,7 +81,7 @@ def _validate_proving_strict(data: bytes, limits: Limits) -> Report | None:
         envelope = check_envelope(fixture)
     except ProtocolError:
         return None
-    gate = _ParsedGate(envelope.profile, envelope.tool_schemas, envelope.request, limits=limits)
+    gate = FileGate(envelope.profile, envelope.tool_schemas, envelope.request, limits=limits)
     try:
         ledger = gate.feed_counting(envelope.stream)
         report = gate.close()
@@ -140,4 +98,4 @@ def _validate_proving_strict(data: bytes, limits: Limits) -> Report | None:
 def _envelope_failure(profile: str | None, error: ProtocolError) -> Report:
     code = error.code if error.code is Code.LIMIT_EXCEEDED else Code.INVALID_ENVELOPE
     finding = Finding(code=code, message=error.message)
-    return Report(profile=profile, status="blocked", calls=(), findings=(finding,))
+    return Report(profile=profile, status=Status.BLOCKED, calls=(), findings=(finding,))

@@ -16,7 +16,8 @@ End-of-turn checks run in a fixed order so that verdicts are predictable:
    reached its terminal is checked for identity (``missing_id``,
    ``missing_name``, ``duplicate_id``), then its arguments (strict JSON, an
    object), then its tool (``unknown_tool``, the schema itself, the input
-   against the schema).  The first broken rule blocks the slot;
+   against the schema), in the order of :data:`CALL_CHECK_ORDER`.  The first
+   broken rule blocks the slot;
 4. index gaps per scope: ``missing_slot``;
 5. the turn's own end: an unaccepted end reason with calls is
    ``wrong_terminal_reason``; a tool-use reason without calls is
@@ -31,17 +32,16 @@ when it is applicable and has no finding at all.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from toolstream import schema as schema_rules
-from toolstream.events import CLIENT, SlotKey
+from toolstream.events import BLOCK, CLIENT, Fragments, SlotKey
 from toolstream.findings import Code, Finding, ProtocolError
-from toolstream.ledger import Ledger
 from toolstream.limits import DEFAULT_LIMITS, Limits
-from toolstream.machine import Input, Slot, State, Turn
+from toolstream.machine import SCOPE_RULES, Input, Slot, State, Turn
 from toolstream.profiles import PROFILES
-from toolstream.report import CallReport, Report
+from toolstream.report import CallReport, Report, Status
 from toolstream.strict_json import loads_strict
 
 # Findings that show tool activity even when no call could be formed.
@@ -82,6 +82,17 @@ check with several codes).  The generator's labels mirror it
 (``toolstream_generators._internal.labels.CHECK_ORDER``); tests/test_check_order.py
 holds the two, and this tuple against ``_check_call``'s code, together."""
 
+ReadHook = Callable[[Sequence[Any], int, Fragments | None], None]
+"""Told by :meth:`Gate.feed_all` how it read its items: ``(items, start, run)``
+for a run of plain fragments taken at ``items[start]``, ``(items, i, None)``
+for an item read on its own."""
+
+# Findings that say the stream was not read as its profile knows it (the
+# closed world): an item the profile does not recognize, or the provider's
+# own error, may have stood for a call, so the turn is blocked, never "no
+# tool activity".  They do not make the turn's own end rules apply.
+_UNREAD_CODES = frozenset({Code.UNSUPPORTED_EVENT, Code.PROVIDER_ERROR})
+
 
 class Gate:
     """An incremental validator for one assistant turn.
@@ -89,6 +100,11 @@ class Gate:
     ``feed`` each parsed chunk (OpenAI, Mistral) or event (Anthropic) as it
     arrives; ``close`` returns the :class:`Report`.  The gate never hands out
     a call before ``close`` and never executes anything.
+
+    ``read_hook``, when given, is told how :meth:`feed_all` read the
+    stream, in stream order: which items it took as one run and which on
+    their own (the items it skips after a fatal finding are not reported).
+    The gate itself makes no use of it.
     """
 
     def __init__(
@@ -98,6 +114,7 @@ class Gate:
         request: Mapping[str, Any] | None = None,
         *,
         limits: Limits | None = None,
+        read_hook: ReadHook | None = None,
     ) -> None:
         profile_class = PROFILES.get(profile)
         if profile_class is None:
@@ -110,7 +127,7 @@ class Gate:
         self._pos = 0
         self._fatal = False
         self._closed: Report | None = None
-        self._ledger: Ledger | None = None
+        self._read_hook = read_hook
 
     @property
     def profile(self) -> str:
@@ -137,10 +154,8 @@ class Gate:
         if not isinstance(items, (list, tuple)):
             items = list(items)
         window = self._profile.window
-        tally = self._profile.tally
-        tally_item = self._profile.tally_item
         take = self._turn.take_fragments
-        ledger = self._ledger
+        read_hook = self._read_hook
         max_events = self.limits.max_events
         i = 0
         n = len(items)
@@ -150,16 +165,12 @@ class Gate:
                 return
             stop = min(n, i + max_events - self._pos)
             run = window(items, i, stop, self._pos) if stop > i else None
+            if read_hook is not None:
+                read_hook(items, i, run)
             if run is None:
-                if ledger is not None:
-                    vouched = tally_item(items[i])
-                    if vouched is not None:
-                        ledger.add(i, 1, vouched)
                 self._feed_one(items[i])
                 i += 1
                 continue
-            if ledger is not None:
-                ledger.add(i, run.count, tally(items, i, run))
             if take(run):
                 self._pos += run.count
                 i += run.count
@@ -245,8 +256,7 @@ class Gate:
 
     def _end_of_turn(self) -> None:
         turn = self._turn
-        client = [s for s in turn.slots.values() if s.kind == CLIENT]
-        scopes_with_calls = sorted({s.key[0] for s in client})
+        scopes_with_calls = sorted({s.key[0] for s in turn.client_slots()})
         if len(scopes_with_calls) > 1:
             self._record(
                 ProtocolError(
@@ -265,11 +275,10 @@ class Gate:
                 earlier = seen_ids.setdefault(slot.id, key)
                 if earlier == key:
                     earlier = None
-            if slot.state is State.ACCUMULATING:
-                try:
-                    slot.step(Input.EOF, None)
-                except ProtocolError as error:
-                    self._record(error)
+            try:
+                slot.step(Input.EOF, None)
+            except ProtocolError as error:
+                self._record(error)
                 continue
             if slot.kind != CLIENT or slot.state is not State.TERMINAL:
                 continue
@@ -292,6 +301,7 @@ class Gate:
         earlier: SlotKey | None,
         schema_problems: dict[str, ProtocolError | Callable[[Any], bool]],
     ) -> None:
+        """The end-of-turn checks of one call, in :data:`CALL_CHECK_ORDER`."""
         if slot.id is None and self._profile.requires_ids:
             raise ProtocolError(Code.MISSING_ID, "call reached its terminal without an id")
         if slot.name is None:
@@ -403,14 +413,10 @@ class Gate:
                         )
                     )
             if scope.begun_at is not None and self._applicable():
-                if finish is None:
-                    self._record(
-                        ProtocolError(Code.MISSING_TERMINAL, "message ended without a stop reason")
-                    )
-                elif scope.stop_pos is None:
-                    self._record(
-                        ProtocolError(Code.MISSING_TERMINAL, "message ended without message_stop")
-                    )
+                for mark, rule in SCOPE_RULES.items():
+                    if rule.missing is not None and mark not in scope.marks:
+                        self._record(ProtocolError(Code.MISSING_TERMINAL, rule.missing))
+                        break
 
     def _applicable(self) -> bool:
         if self._fatal:
@@ -427,19 +433,19 @@ class Gate:
         return any(f.code in _ACTIVITY_CODES for f in self._findings)
 
     def _report(self) -> Report:
-        applicable = self._applicable()
+        applicable = self._applicable() or any(f.code in _UNREAD_CODES for f in self._findings)
         findings = tuple(self._findings)
         if not applicable:
-            status = "not_applicable"
+            status = Status.NOT_APPLICABLE
         elif findings:
-            status = "blocked"
+            status = Status.BLOCKED
         else:
-            status = "pass"
+            status = Status.PASS
         calls = []
         has_choices = self._profile.has_choices
         for key in sorted(self._turn.slots):
             slot = self._turn.slots[key]
-            if slot.kind == "block":
+            if slot.kind == BLOCK:
                 continue
             arguments = slot.arguments
             if arguments is None:

@@ -10,13 +10,25 @@ A turn is a set of *slots*, one per call or content block, keyed by
                     `-> blocked    `-> blocked
 
 driven by the inputs in :class:`Input`.  :data:`TRANSITIONS` is the whole
-table of legal moves.  A move that is not in the table is illegal: the lookup
+table of legal moves, and every change of a slot's state is a lookup in it
+(:meth:`Slot.step`).  A move that is not in the table is illegal: the lookup
 fails and becomes a :class:`~toolstream.findings.ProtocolError` whose code
 comes from :data:`ILLEGAL` (e.g. a fragment for a slot that already reached its
-terminal is ``delta_after_terminal``).  The slot that made the illegal move is
-blocked; a blocked slot absorbs every later input silently, so each slot
-reports at most one finding.  That rule is what makes verdicts predictable
-enough for the generator to label mutants without running this code.
+terminal is ``delta_after_terminal``).  A move in neither table is a bug in
+this module and raises ``AssertionError``.  The gate records the finding and
+blocks the slot that made the illegal move (``reject``); a blocked slot absorbs
+every later input the stream can bring (the ``blocked`` rows of the table), so
+each slot reports at most one finding.  That rule is what makes verdicts
+predictable enough for the generator to label mutants without running this
+code.
+
+Two cases never reach a slot's table, because there is no slot to move:
+
+* an event for a key that was never opened (a fragment, a restatement, a
+  block stop) is ``unknown_slot``, raised by :meth:`Turn._slot_for`; no slot
+  is created for it, so later events for the same key report it again;
+* a new slot opened in a scope that has already ended is opened (``open``)
+  and then refused with ``delta_after_terminal``, which blocks it.
 
 The machine never looks at provider shapes: profiles normalize chunks into
 the closed event set first.  It also never parses JSON or checks schemas
@@ -26,16 +38,20 @@ gate, after the slot's terminal and the end of the stream.
 
 Most of a long stream is plain arguments text for slots that are already
 accumulating.  Profiles hand such a stretch over as one :class:`Fragments`
-run, and :meth:`Turn.take_fragments` appends it in one step when no move in
-it could be illegal (every slot accumulating, no limit crossed); otherwise
-the gate replays the run item by item through this same table.  The run is
-there for speed only: it can never change a verdict.
+run, and :meth:`Turn.take_fragments` appends it in one step when every move in
+it is the ``accumulating --fragment--> accumulating`` row and no limit is
+crossed; otherwise the gate replays the run item by item through this same
+table.  The run is there for speed only: it can never change a verdict.
 
-Scopes (choices, messages) have their own small life: a ``Finish`` event gives
-the scope's end reason and, for OpenAI-style profiles, is the terminal of
-every slot in it; an Anthropic-style ``Begin`` obliges the scope to see a
-``Finish`` and a ``Stop``.  After a scope's terminal, a new slot in it is
-``delta_after_terminal``; a second terminal is ``duplicate_terminal``.
+Scopes (choices, messages) have a small life of their own, in
+:data:`SCOPE_RULES`: a scope takes each of its three marks (:class:`Mark`:
+``begin``, ``finish``, ``stop``) at most once, in any order, and a second one
+is the row's finding.  A ``Finish`` event gives the scope's end reason and,
+for OpenAI-style profiles, is the terminal of every slot still accumulating
+in it; an Anthropic-style ``Begin`` obliges the scope to see a ``Finish`` and
+a ``Stop`` (the rows' ``missing`` messages, checked by the gate at the end of
+the turn).  After a scope's terminal, a new slot in it is
+``delta_after_terminal``.
 """
 
 from __future__ import annotations
@@ -61,6 +77,7 @@ from toolstream.events import (
 )
 from toolstream.findings import Code, ProtocolError
 from toolstream.limits import Limits
+from toolstream.messages import excerpt
 
 
 class State(str, enum.Enum):
@@ -86,35 +103,95 @@ class Input(str, enum.Enum):
     """A rule was broken."""
 
 
+# The members the per-event path reads: reading one through its class is a
+# metaclass lookup, about 40 ns each time (measured on Python 3.11).
+_ACCUMULATING = State.ACCUMULATING
+_FRAGMENT = Input.FRAGMENT
+
 TRANSITIONS: dict[tuple[State, Input], State] = {
+    # The life of a slot.
     (State.UNSEEN, Input.OPEN): State.ACCUMULATING,
     (State.ACCUMULATING, Input.FRAGMENT): State.ACCUMULATING,
     (State.ACCUMULATING, Input.END): State.TERMINAL,
-    (State.ACCUMULATING, Input.REJECT): State.BLOCKED,
     (State.TERMINAL, Input.EOF): State.TERMINAL,
     (State.TERMINAL, Input.ACCEPT): State.VALIDATED,
+    # A broken rule (an illegal move, a failed end-of-turn check).
+    (State.ACCUMULATING, Input.REJECT): State.BLOCKED,
     (State.TERMINAL, Input.REJECT): State.BLOCKED,
+    # A blocked slot absorbs what the stream still brings.
+    (State.BLOCKED, Input.OPEN): State.BLOCKED,
+    (State.BLOCKED, Input.FRAGMENT): State.BLOCKED,
+    (State.BLOCKED, Input.END): State.BLOCKED,
+    (State.BLOCKED, Input.EOF): State.BLOCKED,
 }
-"""Every legal move.  Blocked slots absorb all inputs (see :meth:`Slot.step`)."""
+"""Every legal move of a slot."""
 
 ILLEGAL: dict[tuple[State, Input], Code] = {
-    (State.UNSEEN, Input.FRAGMENT): Code.UNKNOWN_SLOT,
-    (State.UNSEEN, Input.END): Code.UNKNOWN_SLOT,
     (State.ACCUMULATING, Input.OPEN): Code.IDENTITY_COLLISION,
     (State.ACCUMULATING, Input.EOF): Code.MISSING_TERMINAL,
     (State.TERMINAL, Input.OPEN): Code.IDENTITY_COLLISION,
     (State.TERMINAL, Input.FRAGMENT): Code.DELTA_AFTER_TERMINAL,
     (State.TERMINAL, Input.END): Code.DUPLICATE_TERMINAL,
 }
-"""The code of each illegal move that input can make."""
+"""The code of each illegal move that the stream can make."""
 
 _ILLEGAL_MESSAGES: dict[Code, str] = {
-    Code.UNKNOWN_SLOT: "event for a slot that was never started",
     Code.IDENTITY_COLLISION: "slot started again while already in use",
     Code.MISSING_TERMINAL: "stream ended before the call's terminal event",
     Code.DELTA_AFTER_TERMINAL: "fragment after the call's terminal event",
     Code.DUPLICATE_TERMINAL: "second terminal event for the call",
 }
+
+
+class Mark(str, enum.Enum):
+    """What a scope can be told, each at most once."""
+
+    BEGIN = "begin"
+    """The turn announces that it will end with an explicit stop
+    (:class:`~toolstream.events.Begin`)."""
+    FINISH = "finish"
+    """The scope's end reason (:class:`~toolstream.events.Finish`)."""
+    STOP = "stop"
+    """The end of the turn (:class:`~toolstream.events.Stop`)."""
+
+
+@dataclass(frozen=True)
+class ScopeRule:
+    """What becomes of one :class:`Mark` that a scope is given again, and
+    what a begun scope that never got it reports at the end of the turn."""
+
+    again: Code
+    again_message: str
+    """``{}`` is replaced by the second mark's detail (the end reason)."""
+    again_fatal: bool
+    missing: str | None
+    """The ``missing_terminal`` message for a begun scope without the mark;
+    None: nothing obliges it."""
+
+
+SCOPE_RULES: dict[Mark, ScopeRule] = {
+    Mark.BEGIN: ScopeRule(
+        Code.UNSUPPORTED_EVENT,
+        "a second message start: one fixture holds one assistant turn",
+        again_fatal=True,
+        missing=None,
+    ),
+    Mark.FINISH: ScopeRule(
+        Code.DUPLICATE_TERMINAL,
+        "second end reason {} for the same turn",
+        again_fatal=False,
+        missing="message ended without a stop reason",
+    ),
+    Mark.STOP: ScopeRule(
+        Code.DUPLICATE_TERMINAL,
+        "second message stop",
+        again_fatal=False,
+        missing="message ended without message_stop",
+    ),
+}
+"""The life of a scope: each mark once, in any order; a begun scope needs
+the marks whose rule has a ``missing`` message (checked in this order, the
+first one missing is reported)."""
 
 
 @dataclass
@@ -133,16 +210,18 @@ class Slot:
     input: Any = None
     findings: list[Any] = field(default_factory=list)
 
-    def step(self, what: Input, pos: int | None) -> None:
-        if self.state is State.BLOCKED:
-            return
+    def step(self, what: Input, pos: int | None) -> State:
+        """Make the move ``what`` (a lookup in :data:`TRANSITIONS`) and
+        return the new state; an illegal move raises its finding and leaves
+        the state as it was."""
         new = TRANSITIONS.get((self.state, what))
         if new is None:
             code = ILLEGAL.get((self.state, what))
-            if code is None:  # pragma: no cover - the table above is total for reachable moves
+            if code is None:  # pragma: no cover - the tables cover every move the code makes
                 raise AssertionError(f"unreachable move {self.state.value} --{what.value}-->")
             raise ProtocolError(code, _ILLEGAL_MESSAGES[code], key=self.key, event=pos)
         self.state = new
+        return new
 
     def take_identity(self, id_: str | None, name: str | None, pos: int) -> None:
         # The first non-empty value sets the identity; repeating it is fine, a
@@ -171,13 +250,30 @@ class Slot:
 
 @dataclass
 class Scope:
-    begun_at: int | None = None
+    marks: dict[Mark, int] = field(default_factory=dict)
+    """The position of each mark the scope was given."""
     finish: Finish | None = None
-    stop_pos: int | None = None
+
+    @property
+    def begun_at(self) -> int | None:
+        return self.marks.get(Mark.BEGIN)
+
+    @property
+    def stop_pos(self) -> int | None:
+        return self.marks.get(Mark.STOP)
 
     @property
     def ended(self) -> bool:
-        return (self.finish is not None and self.finish.ends_slots) or self.stop_pos is not None
+        return (self.finish is not None and self.finish.ends_slots) or Mark.STOP in self.marks
+
+    def take(self, mark: Mark, pos: int, detail: str = "") -> None:
+        """Record ``mark``; a second one raises its rule's finding."""
+        if mark in self.marks:
+            rule = SCOPE_RULES[mark]
+            raise ProtocolError(
+                rule.again, rule.again_message.format(detail), event=pos, fatal=rule.again_fatal
+            )
+        self.marks[mark] = pos
 
 
 class Turn:
@@ -234,36 +330,41 @@ class Turn:
         return True
 
     def block(self, key: SlotKey, finding: Any) -> None:
+        """Reject the slot at ``key`` with ``finding``: its one finding."""
         slot = self.slots.get(key)
         if slot is None or slot.state is State.BLOCKED:
-            return
+            return  # no slot was opened for the key; or the slot has its finding
+        slot.step(Input.REJECT, None)
         slot.findings.append(finding)
-        slot.state = State.BLOCKED
 
     # -- slot events -------------------------------------------------------
 
-    def _open(self, event: Open) -> None:
-        slot = self.slots.get(event.key)
-        if slot is None:
-            slot = self._new_slot(event.key, event.kind, event.pos)
-            slot.step(Input.OPEN, event.pos)
-            slot.initial_input = event.initial_input
-            slot.take_identity(event.id, event.name, event.pos)
-            return
-        slot.step(Input.OPEN, event.pos)
-
-    def _fragment(self, event: Fragment) -> None:
-        slot = self.slots.get(event.key)
+    def _slot_for(self, key: SlotKey, pos: int, what: str) -> Slot:
+        """The slot an event names, or ``unknown_slot`` when none was opened
+        (``what`` names the event in the message)."""
+        slot = self.slots.get(key)
         if slot is None:
             raise ProtocolError(
                 Code.UNKNOWN_SLOT,
-                f"fragment for block {event.key[1]}, which was never started",
-                key=event.key,
-                event=event.pos,
+                f"{what} {key[1]}, which was never started",
+                key=key,
+                event=pos,
             )
-        if slot.state is not State.ACCUMULATING:
-            slot.step(Input.FRAGMENT, event.pos)
+        return slot
+
+    def _open(self, event: Open) -> None:
+        slot = self.slots.get(event.key)
+        if slot is not None:
+            slot.step(Input.OPEN, event.pos)
             return
+        slot = self._new_slot(event.key, event.kind, event.pos)
+        slot.initial_input = event.initial_input
+        slot.take_identity(event.id, event.name, event.pos)
+
+    def _fragment(self, event: Fragment) -> None:
+        slot = self._slot_for(event.key, event.pos, "fragment for block")
+        if slot.step(_FRAGMENT, event.pos) is not _ACCUMULATING:
+            return  # absorbed by a blocked slot
         if event.id is not None or event.name is not None:
             slot.take_identity(event.id, event.name, event.pos)
         text = event.text
@@ -282,17 +383,9 @@ class Turn:
         raise event.error
 
     def _restate(self, event: Restate) -> None:
-        slot = self.slots.get(event.key)
-        if slot is None:
-            raise ProtocolError(
-                Code.UNKNOWN_SLOT,
-                f"arguments restated for item {event.key[1]}, which was never started",
-                key=event.key,
-                event=event.pos,
-            )
-        if slot.state is not State.ACCUMULATING:
-            slot.step(Input.FRAGMENT, event.pos)
-            return
+        slot = self._slot_for(event.key, event.pos, "arguments restated for item")
+        if slot.step(Input.FRAGMENT, event.pos) is not State.ACCUMULATING:
+            return  # absorbed by a blocked slot
         joined = "".join(slot.parts)
         slot.parts = [joined] if joined else []
         if joined != event.text:
@@ -304,19 +397,12 @@ class Turn:
             )
 
     def _end(self, event: End) -> None:
-        slot = self.slots.get(event.key)
-        if slot is None:
-            raise ProtocolError(
-                Code.UNKNOWN_SLOT,
-                f"stop for block {event.key[1]}, which was never started",
-                key=event.key,
-                event=event.pos,
-            )
-        slot.step(Input.END, event.pos)
-        if slot.state is State.TERMINAL:
+        slot = self._slot_for(event.key, event.pos, "stop for block")
+        if slot.step(Input.END, event.pos) is State.TERMINAL:
             slot.terminal_pos = event.pos
 
     def _new_slot(self, key: SlotKey, kind: str, pos: int) -> Slot:
+        """Open a slot for a key seen for the first time."""
         if len(self.slots) >= self.limits.max_slots:
             raise ProtocolError(
                 Code.LIMIT_EXCEEDED,
@@ -325,9 +411,9 @@ class Turn:
                 fatal=True,
             )
         slot = self.slots[key] = Slot(key=key, kind=kind, first_pos=pos)
+        slot.step(Input.OPEN, pos)
         scope = self.scopes.get(key[0])
         if scope is not None and scope.ended:
-            slot.state = State.ACCUMULATING
             raise ProtocolError(
                 Code.DELTA_AFTER_TERMINAL,
                 "new call after the turn's terminal event",
@@ -339,24 +425,11 @@ class Turn:
     # -- scope events ------------------------------------------------------
 
     def _begin(self, event: Begin) -> None:
-        scope = self.scope(event.scope)
-        if scope.begun_at is not None:
-            raise ProtocolError(
-                Code.UNSUPPORTED_EVENT,
-                "a second message start: one fixture holds one assistant turn",
-                event=event.pos,
-                fatal=True,
-            )
-        scope.begun_at = event.pos
+        self.scope(event.scope).take(Mark.BEGIN, event.pos)
 
     def _finish(self, event: Finish) -> None:
         scope = self.scope(event.scope)
-        if scope.finish is not None:
-            raise ProtocolError(
-                Code.DUPLICATE_TERMINAL,
-                f"second end reason {_short(event.reason)} for the same turn",
-                event=event.pos,
-            )
+        scope.take(Mark.FINISH, event.pos, _short(event.reason))
         scope.finish = event
         if event.ends_slots:
             for slot in self.slots.values():
@@ -365,30 +438,26 @@ class Turn:
                     slot.terminal_pos = event.pos
 
     def _stop(self, event: Stop) -> None:
-        scope = self.scope(event.scope)
-        if scope.stop_pos is not None:
-            raise ProtocolError(Code.DUPLICATE_TERMINAL, "second message stop", event=event.pos)
-        scope.stop_pos = event.pos
-
-    # -- end of stream -----------------------------------------------------
+        self.scope(event.scope).take(Mark.STOP, event.pos)
 
     def client_slots(self) -> list[Slot]:
         return [s for s in self.slots.values() if s.kind == CLIENT]
 
 
-def _short(value: object, width: int = 40) -> str:
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 3] + "..."
+def _short(value: object) -> str:
+    """``value`` as quoted in a machine message."""
+    return excerpt(repr(value), 40)
 
 
 def state_diagram() -> str:
-    """A Mermaid state diagram derived from :data:`TRANSITIONS` and
-    :data:`ILLEGAL`, for the docs."""
+    """A Mermaid state diagram of a slot, derived from :data:`TRANSITIONS`
+    and :data:`ILLEGAL` (an illegal move is drawn to ``blocked``: the gate
+    rejects the slot that made it), for the docs."""
     lines = ["stateDiagram-v2", "    [*] --> unseen"]
     for (src, what), dst in TRANSITIONS.items():
         lines.append(f"    {src.value} --> {dst.value}: {what.value}")
     for (src, what), code in ILLEGAL.items():
-        lines.append(f"    {src.value} --> blocked: {what.value} ({code.value})")
+        lines.append(f"    {src.value} --> blocked: {what.value} ({code.value}), then reject")
     lines.append("    validated --> [*]")
     lines.append("    blocked --> [*]")
     return "\n".join(lines) + "\n"

@@ -2,15 +2,34 @@
 
 from __future__ import annotations
 
+import enum
 import json
 from dataclasses import dataclass
 from typing import Any
 
+from toolstream.events import CLIENT
 from toolstream.findings import Finding
 
 REPORT_VERSION = 1
 
-EXIT_CODES = {"pass": 0, "blocked": 1, "not_applicable": 2}
+
+class Status(str, enum.Enum):
+    """A turn's verdict.  The value is the string used in reports, labels
+    and on the console (``str()`` and f-strings give it too)."""
+
+    PASS = "pass"
+    """Applicable and without a finding: the calls may be executed."""
+    BLOCKED = "blocked"
+    """At least one finding: nothing in the turn may be executed."""
+    NOT_APPLICABLE = "not_applicable"
+    """No tool activity at all (no call, no tool-use end reason, no finding
+    about tool routing): there is nothing to execute or to refuse."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+EXIT_CODES: dict[Status, int] = {Status.PASS: 0, Status.BLOCKED: 1, Status.NOT_APPLICABLE: 2}
 """Process exit status for each verdict (``toolstream validate``)."""
 
 
@@ -52,17 +71,23 @@ class CallReport:
 @dataclass(frozen=True)
 class Report:
     profile: str | None
-    status: str
+    status: Status
+    """Given as a :class:`Status` or its value ("pass"...); kept as a Status."""
     calls: tuple[CallReport, ...]
     findings: tuple[Finding, ...]
 
+    def __post_init__(self) -> None:
+        # A report built by hand (a test, an adapter) may name its status by
+        # its string; ValueError for anything that is not a verdict.
+        object.__setattr__(self, "status", Status(self.status))
+
     @property
     def applicable(self) -> bool:
-        return self.status != "not_applicable"
+        return self.status is not Status.NOT_APPLICABLE
 
     @property
     def executable(self) -> bool:
-        return self.status == "pass"
+        return self.status is Status.PASS
 
     @property
     def exit_code(self) -> int:
@@ -74,13 +99,13 @@ class Report:
         return sorted({f.code.value for f in self.findings})
 
     def client_calls(self) -> list[CallReport]:
-        return [c for c in self.calls if c.kind == "client"]
+        return [c for c in self.calls if c.kind == CLIENT]
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "report_version": REPORT_VERSION,
             "profile": self.profile,
-            "status": self.status,
+            "status": self.status.value,
             "applicable": self.applicable,
             "executable": self.executable,
             "calls": [c.to_dict() for c in self.calls],

@@ -51,6 +51,7 @@ from itertools import accumulate
 from typing import Any, Final, NoReturn
 
 from toolstream.findings import Code, ProtocolError
+from toolstream.messages import excerpt
 
 __all__ = ["find_lone_surrogate", "loads_strict", "loads_unchecked"]
 
@@ -606,9 +607,7 @@ def _fail(code: Code, message: str, path: str | None = None) -> NoReturn:
 
 
 def _excerpt(s: str) -> str:
-    if len(s) > _EXCERPT:
-        s = s[: _EXCERPT - 3] + "..."
-    return repr(s)
+    return repr(excerpt(s, _EXCERPT))
 
 
 def _first_too_deep(text: str, stop: int, max_depth: int) -> int:

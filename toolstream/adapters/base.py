@@ -335,6 +335,8 @@ def library_raised(where: str) -> Iterator[None]:
             exc.add_note(note)
         else:  # PEP 678 on 3.10: the attribute alone (not shown in tracebacks)
             with contextlib.suppress(AttributeError, TypeError):
+                # setattr, not ``exc.__notes__ = ...``: BaseException declares
+                # no such attribute before 3.11, and mypy checks for 3.10.
                 setattr(exc, "__notes__", [*getattr(exc, "__notes__", []), note])  # noqa: B010
         raise
 

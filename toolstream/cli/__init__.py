@@ -1,8 +1,9 @@
 """The ``toolstream`` command line (click + rich).
 
 Each command lives in its own module and registers itself on :data:`cli`.
-Usage errors (unknown option, unreadable path) exit with status 64 and one
-line on stderr; verdict commands use their documented exit statuses.
+Usage errors (unknown option, unreadable path) are a
+:class:`~toolstream.cli.errors.Misuse`: exit status 64 and one line on stderr;
+verdict commands use their documented exit statuses.
 """
 
 from __future__ import annotations
@@ -13,27 +14,20 @@ from typing import Any
 import click
 
 from toolstream import __version__
-
-EX_USAGE = 64
+from toolstream.cli.errors import misuse_exits
 
 
 class _Group(click.Group):
-    """Maps click's usage errors (exit 2 by default) to EX_USAGE, so that 2
-    can keep meaning "not applicable" for ``validate``."""
+    """Exits 64 on every usage error, click's own included (it exits 2 by
+    default), so that 2 can keep meaning "not applicable" for ``validate``."""
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
-        try:
+        with misuse_exits():
             return super().make_context(*args, **kwargs)
-        except click.UsageError as error:
-            error.exit_code = EX_USAGE
-            raise
 
     def invoke(self, ctx: click.Context) -> Any:
-        try:
+        with misuse_exits():
             return super().invoke(ctx)
-        except click.UsageError as error:
-            error.exit_code = EX_USAGE
-            raise
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -59,6 +53,11 @@ def _register() -> None:
     cli.add_command(diff_cmd.diff)
     from toolstream.cli import serve_cmd
     cli.add_command(serve_cmd.serve)
+
+    from toolstream.cli import label_cmd, seeds_cmd
+
+    cli.add_command(label_cmd.label)
+    cli.add_command(seeds_cmd.seeds)
 
 
 _register()

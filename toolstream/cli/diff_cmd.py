@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.text import Text
 
 from toolstream.cli.diff_render import counts_table, examples_table, profiles_table, summary_text
+from toolstream.cli.errors import Misuse
 from toolstream.cli.render import console
 from toolstream.clients.harness import run_delivered
 from toolstream.clients.transports import TRANSPORTS
@@ -221,13 +222,13 @@ def diff(
         specs = list(BUILT_IN)
     for command in commands:
         if not command.strip():
-            raise click.UsageError("--adapter-command needs a command")
+            raise Misuse("--adapter-command needs a command")
     options = UserOptions(profiles=tuple(adapter_profiles) or None, reject_on=tuple(reject_on))
     try:
         cases, unreadable = load_corpus(corpus)
         loaded = resolve_adapters(specs, timeout=timeout, options=options)
     except (CorpusError, AdapterSpecError) as error:
-        raise click.UsageError(str(error)) from None
+        raise Misuse(str(error)) from None
     if only_profiles:
         cases = [c for c in cases if c.profile in only_profiles]
 
@@ -236,13 +237,13 @@ def diff(
         if item.adapter is None:
             err.print(Text(f"skipped: {item.info.skipped}", style="yellow"))
     if all(item.adapter is None for item in loaded):
-        raise click.UsageError("no adapter can run here (see the messages above)")
+        raise Misuse("no adapter can run here (see the messages above)")
     if unreadable and (not quiet or not cases):
         for bad in unreadable:
             err.print(Text(f"not a case, left out: {bad.path}: {bad.error}", style="yellow"))
     if not cases:
         which = f" of profile {', '.join(only_profiles)}" if only_profiles else ""
-        raise click.UsageError(f"no case{which} could be read from {', '.join(corpus)}")
+        raise Misuse(f"no case{which} could be read from {', '.join(corpus)}")
 
     runnable = sum(1 for item in loaded if item.adapter is not None)
     with Progress(

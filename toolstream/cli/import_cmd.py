@@ -13,6 +13,7 @@ from rich.text import Text
 
 from toolstream import __version__
 from toolstream.api import validate_bytes
+from toolstream.cli.errors import Misuse
 from toolstream.cli.render import console
 from toolstream.profiles import PROFILES
 
@@ -38,7 +39,7 @@ def _read(path: str, what: str) -> bytes:
             return sys.stdin.buffer.read()
         return Path(path).read_bytes()
     except OSError as error:
-        raise click.UsageError(f"cannot read {what} {path}: {error.strerror or error}") from None
+        raise Misuse(f"cannot read {what} {path}: {error.strerror or error}") from None
 
 
 @click.command(name="import", short_help="Turn a raw capture into validator fixtures.")
@@ -60,14 +61,15 @@ def _read(path: str, what: str) -> bytes:
     "--schemas",
     "schemas_path",
     metavar="FILE",
-    help="The tools as the request sent them (OpenAI, Responses, Anthropic or Bedrock"
-    " tools, a request body, or a name -> schema map).",
+    help="The tools as the request sent them (OpenAI, Responses, Anthropic, Bedrock, Gemini,"
+    " Cohere or Mistral tools, a request body, or a name -> schema map); overrides the tools"
+    " of a cassette's recorded request.",
 )
 @click.option(
     "--request",
     "request_path",
     metavar="FILE",
-    help="The request body; its tool_choice is kept.",
+    help="The request body; its tool_choice is kept (overrides a cassette's recorded request).",
 )
 @click.option(
     "--redact",
@@ -85,9 +87,11 @@ def import_(
     redact: bool,
     quiet: bool,
 ) -> None:
-    """Read CAPTURE (SSE text, JSON Lines, a JSON array of chunks, or binary AWS
-    event-stream; - for stdin) and write one validator fixture per assistant
-    turn.
+    """Read CAPTURE (a VCR.py, pytest-recording or go-vcr cassette, a HAR
+    archive, or a bare body: SSE text, JSON Lines, a JSON array of chunks,
+    binary AWS event-stream; - for stdin) and write one validator fixture per
+    assistant turn.  A cassette's recorded requests give each fixture its
+    tool_schemas and tool_choice.
 
     Exit status: 0 written, 1 refused (credentials found; nothing written),
     64 misuse (options, unreadable files, profile not detectable), 65 the
@@ -126,7 +130,7 @@ def import_(
         if request_path is not None:
             request = request_fields(read_json(_read(request_path, "--request"), "--request file"))
     except InputError as error:
-        raise click.UsageError(str(error)) from None
+        raise Misuse(str(error)) from None
 
     try:
         result = import_capture(
@@ -142,7 +146,7 @@ def import_(
         paths = output_paths(output, capture_stem(source), len(result.turns))
     except ImportFailure as error:
         if error.usage:
-            raise click.UsageError(str(error)) from None
+            raise Misuse(str(error)) from None
         raise _DataError(str(error)) from None
 
     err = console(stderr=True)
@@ -167,16 +171,27 @@ def import_(
             path.parent.mkdir(parents=True, exist_ok=True)
             write_fixture(path, text)
     except OSError as error:
-        raise click.UsageError(f"cannot write {output}: {error.strerror or error}") from None
+        raise Misuse(f"cannot write {output}: {error.strerror or error}") from None
 
     if quiet:
         return
-    chosen = (
-        f"profile {result.profile} (detected: {result.detection})"
-        if result.detection
-        else f"profile {result.profile} (--profile)"
-    )
-    err.print(Text(f"{source}: {result.format}, {chosen}"))
+    if result.container is None:
+        chosen = (
+            f"profile {result.profile} (detected: {result.detection})"
+            if result.detection
+            else f"profile {result.profile} (--profile)"
+        )
+        err.print(Text(f"{source}: {result.format}, {chosen}"))
+    else:
+        err.print(Text(f"{source}: {result.container} recording"))
+        for body in result.bodies:
+            how = f"detected: {body.detection}" if body.detection else "--profile"
+            err.print(
+                Text(
+                    f"  {body.origin}: {body.format}, profile {body.profile} ({how});"
+                    f" tools from {body.tools_from}"
+                )
+            )
     for warning in [*result.warnings, *notes]:
         err.print(Text(f"warning: {warning}", style="yellow"))
     table = Table(title=f"wrote {len(paths)} fixture(s)", title_justify="left")

@@ -10,7 +10,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from toolstream.report import Report
+from toolstream.messages import excerpt
+from toolstream.report import Report, Status
 
 format_option = click.option(
     "--format",
@@ -22,7 +23,11 @@ format_option = click.option(
 )
 """The ``--format`` option shared by the corpus commands."""
 
-_STATUS_STYLE = {"pass": "bold green", "blocked": "bold red", "not_applicable": "bold yellow"}
+_STATUS_STYLE = {
+    Status.PASS: "bold green",
+    Status.BLOCKED: "bold red",
+    Status.NOT_APPLICABLE: "bold yellow",
+}
 
 
 def console(stderr: bool = False) -> Console:
@@ -36,9 +41,7 @@ def console(stderr: bool = False) -> Console:
 
 
 def _clip(text: str | None, width: int = 60) -> str:
-    if text is None:
-        return "-"
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return "-" if text is None else excerpt(text, width)
 
 
 def report_table(report: Report, title: str | None = None) -> list[object]:

@@ -8,6 +8,7 @@ from types import FrameType
 
 import click
 
+from toolstream.cli.errors import Misuse
 from toolstream.serve.cases import read_paths
 from toolstream.serve.server import LoggedRequest, ServeLimits, Server
 from toolstream.serve.transport import TransportError, parse_transport
@@ -67,13 +68,13 @@ def serve(
     try:
         parse_transport(transport)
     except TransportError as error:
-        raise click.UsageError(str(error)) from None
+        raise Misuse(str(error)) from None
     try:
         cases = read_paths(paths)
     except FileNotFoundError as error:
-        raise click.UsageError(f"no such file or folder: {error}") from None
+        raise Misuse(f"no such file or folder: {error}") from None
     if not cases:
-        raise click.UsageError(f"no case files (*.json) under {', '.join(paths)}")
+        raise Misuse(f"no case files (*.json) under {', '.join(paths)}")
     try:
         server = Server(
             cases,
@@ -84,7 +85,7 @@ def serve(
             on_request=None if quiet else _print_request,
         )
     except OSError as error:
-        raise click.UsageError(f"cannot bind {host}:{port}: {error.strerror or error}") from None
+        raise Misuse(f"cannot bind {host}:{port}: {error.strerror or error}") from None
     unplayable = sum(1 for case in cases if case.problem is not None)
 
     def interrupted(signum: int, frame: FrameType | None) -> None:

@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from toolstream.api import validate_bytes
+from toolstream.cli.errors import Misuse
 from toolstream.cli.render import console, format_option
 from toolstream.corpus import shrink as shrinking
 from toolstream.corpus.caseio import atomic_write, dump_json, fixture_digest, load_case, strip_case
@@ -113,12 +114,12 @@ def shrink(
     given = (("--expect-code", expect_code), ("--adapter", adapter), ("--command", command))
     chosen = [name for name, value in given if value is not None]
     if len(chosen) > 1:
-        raise click.UsageError(f"{' and '.join(chosen)} cannot be combined; choose one")
+        raise Misuse(f"{' and '.join(chosen)} cannot be combined; choose one")
     loaded = load_case(case_path)
     if loaded.error is not None:
-        raise click.UsageError(f"cannot use {case_path}: {loaded.error}")
+        raise Misuse(f"cannot use {case_path}: {loaded.error}")
     if not isinstance(loaded.case, dict):
-        raise click.UsageError(f"{case_path} is not a JSON object")
+        raise Misuse(f"{case_path} is not a JSON object")
     case: dict[str, Any] = loaded.case
     fixture = strip_case(case)
     expect = case.get("expect") if isinstance(case.get("expect"), dict) else None
@@ -140,13 +141,13 @@ def shrink(
             predicate = adapter_predicate
         else:
             if expect is None:
-                raise click.UsageError(
+                raise Misuse(
                     f"{case_path} has no label ('expect');"
                     " use --expect-code, --adapter or --command"
                 )
             predicate = shrinking.LabelDisagreement(expect, validate_bytes(original))
     except shrinking.ShrinkError as error:
-        raise click.UsageError(str(error)) from None
+        raise Misuse(str(error)) from None
 
     err = console(stderr=True)
     try:
@@ -172,7 +173,7 @@ def shrink(
             )
     except shrinking.ShrinkError as error:
         if error.usage:
-            raise click.UsageError(str(error)) from None
+            raise Misuse(str(error)) from None
         _not_reproducible(str(error))
     finally:
         predicate.close()

@@ -7,6 +7,7 @@ import sys
 import click
 
 from toolstream.api import validate_bytes
+from toolstream.cli.errors import Misuse
 from toolstream.cli.render import console, report_table
 from toolstream.reference import parse_limits, read_input
 
@@ -36,11 +37,11 @@ def validate(fixture: str, report_format: str, limits: tuple[str, ...]) -> None:
     try:
         chosen = parse_limits(limits)
     except ValueError as error:
-        raise click.UsageError(str(error)) from None
+        raise Misuse(str(error)) from None
     try:
         data = read_input(fixture)
     except OSError as error:
-        raise click.UsageError(f"cannot read {fixture}: {error.strerror or error}") from None
+        raise Misuse(f"cannot read {fixture}: {error.strerror or error}") from None
     report = validate_bytes(data, limits=chosen)
     if report_format == "json":
         sys.stdout.write(report.to_json())

@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from toolstream.cli.errors import Misuse
 from toolstream.cli.render import console, format_option
 from toolstream.corpus import verify as verifying
 from toolstream.corpus.caseio import atomic_write, discover
@@ -72,13 +73,13 @@ def verify(
         try:
             chosen = verifying.parse_shard(shard)
         except ValueError as error:
-            raise click.UsageError(str(error)) from None
+            raise Misuse(str(error)) from None
     try:
         found = discover(paths)
     except FileNotFoundError as error:
-        raise click.UsageError(f"no such file or folder: {error}") from None
+        raise Misuse(f"no such file or folder: {error}") from None
     if not found.cases:
-        raise click.UsageError(f"no case files (*.json) under {', '.join(paths)}")
+        raise Misuse(f"no case files (*.json) under {', '.join(paths)}")
     cases = verifying.select_shard(found.cases, chosen)
 
     err = console(stderr=True)
@@ -102,7 +103,7 @@ def verify(
         except verifying.WorkerDied as error:
             raise click.ClickException(str(error)) from None
     if not results:
-        raise click.UsageError(f"no case of profile {', '.join(profiles)} under {', '.join(paths)}")
+        raise Misuse(f"no case of profile {', '.join(profiles)} under {', '.join(paths)}")
 
     if junit_path is not None:
         atomic_write(junit_path, junit_xml(results))

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolstream.findings import Code
+from toolstream.report import Status
 
 CODES = [c.value for c in Code]
 
@@ -47,7 +48,7 @@ CASE_SCHEMA: dict[str, Any] = {
                     "type": "object",
                     "required": ["status", "codes", "calls"],
                     "properties": {
-                        "status": {"const": "pass"},
+                        "status": {"const": Status.PASS.value},
                         "codes": {"type": "array", "maxItems": 0},
                         "calls": {"type": "array", "items": {"$ref": "#/$defs/call"}},
                     },
@@ -57,7 +58,7 @@ CASE_SCHEMA: dict[str, Any] = {
                     "type": "object",
                     "required": ["status", "codes"],
                     "properties": {
-                        "status": {"const": "blocked"},
+                        "status": {"const": Status.BLOCKED.value},
                         "codes": {
                             "type": "array",
                             "minItems": 1,
@@ -70,7 +71,7 @@ CASE_SCHEMA: dict[str, Any] = {
                     "type": "object",
                     "required": ["status", "codes"],
                     "properties": {
-                        "status": {"const": "not_applicable"},
+                        "status": {"const": Status.NOT_APPLICABLE.value},
                         "codes": {"type": "array", "items": {"$ref": "#/$defs/code"}},
                     },
                     "additionalProperties": False,

@@ -233,8 +233,30 @@ def clean(folder: Path) -> int:
     return removed
 
 
+NO_SCHEMA_HINT = (
+    "give the tools' schemas: import the capture from a cassette or HAR file (its recorded"
+    " request declares them), re-import it with --schemas FILE, or add them to the seed's"
+    " tool_schemas"
+)
+"""How to fix a seed whose calls have no schema (said wherever that is found)."""
+
+
+def calls_without_schema(fixture: Mapping[str, Any]) -> list[str]:
+    """Names of the seed's calls that the reference reports as ``unknown_tool``."""
+    from toolstream.api import validate
+
+    report = validate(dict(fixture))
+    return sorted(
+        {
+            str(c.name)
+            for c in report.calls
+            if any(f.code == "unknown_tool" for f in c.findings)
+        }
+    )
+
+
 def generate(
-    seed_paths: Sequence[str | Path],
+    seed_paths: Sequence[str | Path | Seed],
     out: str | Path,
     *,
     count: int,
@@ -252,7 +274,14 @@ def generate(
     generators = load_generators()
     table: Mapping[str, Any] = generators.OPERATORS
     version = getattr(generators, "GENERATOR_VERSION", "unknown")
-    seeds = [Seed.read(Path(p)) for p in seed_paths]
+    seeds = [p if isinstance(p, Seed) else Seed.read(Path(p)) for p in seed_paths]
+    for source in seeds:
+        missing = calls_without_schema(source.fixture)
+        if missing:
+            raise GenerateError(
+                f"seed {source.path.name}: the call(s) {', '.join(map(repr, missing))} have no"
+                f" schema in tool_schemas; {NO_SCHEMA_HINT}"
+            )
     check = getattr(generators, "applicable", None)
     try:
         draws, skipped = plan(seeds, table, operators, per_operator, check)

@@ -22,17 +22,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolstream.findings import Code
-from toolstream.report import Report
+from toolstream.messages import excerpt
+from toolstream.report import Report, Status
 
-STATUSES = ("pass", "blocked", "not_applicable")
+STATUSES = tuple(status.value for status in Status)
 CALL_KEYS = ("id", "name", "arguments")
 KNOWN_CODES = frozenset(c.value for c in Code)
 
 
 def label_of(report: Report) -> dict[str, Any]:
     """The label that states exactly ``report``'s verdict."""
-    out: dict[str, Any] = {"status": report.status, "codes": report.codes}
-    if report.status == "pass":
+    out: dict[str, Any] = {"status": report.status.value, "codes": report.codes}
+    if report.status is Status.PASS:
         out["calls"] = [
             {"id": c.id, "name": c.name, "arguments": c.arguments} for c in report.client_calls()
         ]
@@ -42,8 +43,7 @@ def label_of(report: Report) -> dict[str, Any]:
 def show(value: Any, width: int = 80) -> str:
     """A short ASCII rendering of a value for messages (safe in XML and on
     any terminal: control characters and surrogates are escaped)."""
-    text = json.dumps(value, ensure_ascii=True)
-    return text if len(text) <= width else text[: width - 3] + "..."
+    return excerpt(json.dumps(value, ensure_ascii=True), width)
 
 
 def label_problems(expect: Any) -> list[str]:
@@ -66,12 +66,12 @@ def label_problems(expect: Any) -> list[str]:
         unknown = [c for c in codes if c not in KNOWN_CODES]
         if unknown:
             problems.append(f"label has unknown code(s) {', '.join(show(c) for c in unknown)}")
-        if status == "pass" and codes:
+        if status == Status.PASS and codes:
             problems.append("a passing label has no codes")
-        if status == "blocked" and not codes:
+        if status == Status.BLOCKED and not codes:
             problems.append("a blocked label names at least one code")
     calls = expect.get("calls")
-    if status == "pass":
+    if status == Status.PASS:
         if not isinstance(calls, list):
             problems.append("a passing label lists its calls ('calls' array)")
         else:
@@ -92,7 +92,7 @@ def label_problems(expect: Any) -> list[str]:
 
 def summary(status: Any, codes: Any, calls: Any = None) -> str:
     """``blocked [malformed_json]`` / ``pass, 2 calls``."""
-    if status == "pass" and isinstance(calls, list):
+    if status == Status.PASS and isinstance(calls, list):
         count = len(calls)
         return f"pass, {count} call{'s' if count != 1 else ''}"
     shown = ", ".join(str(c) for c in codes) if isinstance(codes, list) else show(codes)
@@ -106,7 +106,7 @@ def expect_summary(expect: Any) -> str:
 
 
 def report_summary(report: Report) -> str:
-    calls = report.client_calls() if report.status == "pass" else None
+    calls = report.client_calls() if report.status is Status.PASS else None
     return summary(report.status, report.codes, calls)
 
 
@@ -124,7 +124,7 @@ def compare(expect: Mapping[str, Any], report: Report) -> list[str]:
         if got - want:
             parts.append("unexpected " + ", ".join(sorted(got - want)))
         problems.append("codes: " + "; ".join(parts))
-    if expect["status"] == "pass" and report.status == "pass":
+    if expect["status"] == Status.PASS and report.status is Status.PASS:
         problems.extend(compare_calls(expect["calls"], report))
     return problems
 

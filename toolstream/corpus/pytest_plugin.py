@@ -106,7 +106,9 @@ class Case:
     @property
     def executable(self) -> bool:
         """Whether an application may execute this turn's calls."""
-        return self.expect.get("status") == "pass"
+        from toolstream.report import Status  # loaded on use (see the module docstring)
+
+        return self.expect.get("status") == Status.PASS
 
     @property
     def calls(self) -> list[dict[str, str]]:

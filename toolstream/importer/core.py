@@ -1,23 +1,28 @@
 """``toolstream import``: a raw capture in, one fixture per assistant turn out.
 
-The pipeline (standard library only; the command line lives in
-``toolstream/cli/import_cmd.py``):
+The pipeline (the command line lives in ``toolstream/cli/import_cmd.py``):
 
-1. :func:`toolstream.capture.read_capture` decodes the bytes (SSE, JSON
+1. a recording container (VCR.py / pytest-recording or go-vcr cassette, HAR
+   archive; :mod:`toolstream.importer.containers`) is opened into its
+   interactions; every interaction whose response is a stream is a body to
+   import, with the request recorded beside it.  Anything else is a bare
+   body;
+2. :func:`toolstream.capture.read_capture` decodes each body (SSE, JSON
    Lines, a JSON array, AWS event-stream); any line or frame it cannot read
    is an :class:`ImportFailure` naming it;
-2. the profile is the one given, or detected from the content
+3. the profile is the one given, or detected from the content
    (:mod:`toolstream.importer.detect`);
-3. records become stream items: payloads as recorded, except that Bedrock
+4. records become stream items: payloads as recorded, except that Bedrock
    events are written in the ``{"<eventType>": payload}`` form the profile
    reads (event-stream frames and decoded ``{"headers", "payload"}`` lines are
    unwrapped into it); ``[DONE]`` markers and payload-less SSE blocks are not
    events, they are counted in ``meta``;
-4. the items are split into turns (:func:`split_turns`): a capture holding
-   several responses becomes several fixtures, never one merged turn;
-5. each fixture is built (``profile``, ``tool_schemas``, ``request``,
-   ``meta``, the stream) and passed through the redaction gate
-   (:mod:`toolstream.importer.redaction`).
+5. the items are split into turns (:func:`split_turns`) at the stream's own
+   framing: a body holding several responses becomes several fixtures,
+   never one merged turn;
+6. each fixture is built (``profile``, ``tool_schemas`` from ``--schemas``
+   or the recorded request, ``request``, ``meta``, the stream) and passed
+   through the redaction gate (:mod:`toolstream.importer.redaction`).
 
 :func:`import_capture` returns the fixtures and what was found; writing them
 (:func:`write_fixture`) is the caller's choice.  Output is deterministic:
@@ -29,13 +34,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from toolstream.capture import Capture, CaptureError, Record, read_capture
+from toolstream.corpus.caseio import atomic_write
+from toolstream.importer.containers import ContainerError, Interaction, open_container
 from toolstream.importer.detect import (
     Detection,
     DetectionError,
@@ -43,10 +49,26 @@ from toolstream.importer.detect import (
     is_bedrock_event_name,
     is_decoded_frame,
 )
+from toolstream.importer.errors import InputError
 from toolstream.importer.redaction import Secret, redact_fixture
+from toolstream.importer.schemas import request_fields, request_tools
 from toolstream.profiles import PROFILES
 
 KEY_ORDER = ("profile", "tool_schemas", "request", "meta")
+
+STREAM_TYPES = frozenset(
+    {
+        "text/event-stream",
+        "application/vnd.amazon.eventstream",
+        "application/x-ndjson",
+        "application/ndjson",
+        "application/jsonl",
+        "application/x-jsonlines",
+        "application/stream+json",
+    }
+)
+"""Response media types that declare a stream (a body that does not read as
+one is then an error, not a skipped interaction)."""
 
 
 class ImportFailure(Exception):
@@ -73,14 +95,33 @@ class ImportedTurn:
 
 
 @dataclass
-class ImportResult:
+class ImportedBody:
+    """One stream body: a bare capture, or one interaction of a container."""
+
+    origin: str
+    """``"CAPTURE"`` for a bare body; ``"interaction 3 (POST /v1/messages, 200)"``."""
     format: str
     profile: str
+    detection: str | None
+    """Why the profile was chosen, when it was detected (None: given)."""
+    tools_from: str
+    """Where ``tool_schemas`` came from: ``--schemas``, the request, or nowhere."""
+    turns: list[int] = field(default_factory=list)
+
+
+@dataclass
+class ImportResult:
+    format: str
+    """The bare body's wire format, or the container's kind (``vcr``, ``har``...)."""
+    profile: str
+    """The profile (profiles, comma-separated, when interactions differ)."""
     detection: str | None
     """Why the profile was chosen, when it was detected (None: given)."""
     turns: list[ImportedTurn]
     warnings: list[str] = field(default_factory=list)
     done_markers: int = 0
+    container: str | None = None
+    bodies: list[ImportedBody] = field(default_factory=list)
 
     @property
     def secrets(self) -> list[tuple[int, Secret]]:
@@ -93,8 +134,16 @@ class _Turn:
     locations: list[str] = field(default_factory=list)
     done_markers: int = 0
     empty: list[str] = field(default_factory=list)
-    chat_id: str | None = None
     after_done: bool = False
+    response_id: str | None = None
+    """Gemini: the ``responseId`` of the turn's chunks."""
+
+
+@dataclass
+class _Body:
+    data: bytes
+    capture: Capture
+    interaction: Interaction | None = None
 
 
 def import_capture(
@@ -110,91 +159,296 @@ def import_capture(
 ) -> ImportResult:
     """Read a capture and build its fixtures (see the module docstring).
 
-    ``tool_schemas`` None writes ``{}`` and adds a warning.  With ``redact``
-    the fixtures have every credential replaced (recorded in
-    ``meta.redactions``); without it they are returned unchanged and
-    :attr:`ImportedTurn.secrets` says what must not be written.
+    ``tool_schemas`` and ``request`` override what a container's recorded
+    request holds.  With no schemas from either, the fixture gets ``{}``
+    and a warning.  With ``redact`` the fixtures have every credential
+    replaced (recorded in ``meta.redactions``); without it they are
+    returned unchanged and :attr:`ImportedTurn.secrets` says what must not
+    be written.
     """
     if profile is not None and profile not in PROFILES:
         raise ImportFailure(
             f"unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}", usage=True
         )
     try:
+        container = open_container(data)
+    except ContainerError as error:
+        raise ImportFailure(f"cannot read the cassette: {error}") from None
+    warnings: list[str] = []
+    if container is None:
+        bodies = [_Body(data, _read_body(data, "", require_events=True))]
+    else:
+        bodies = _stream_bodies(container.kind, container.interactions, warnings)
+    sha = hashlib.sha256(data).hexdigest()
+    described: list[ImportedBody] = []
+    builders: list[_TurnBuilder] = []
+    for body in bodies:
+        info, planned = _plan_body(
+            body,
+            source_name=source_name,
+            sha=sha,
+            profile=profile,
+            tool_schemas=tool_schemas,
+            schemas_meta=schemas_meta,
+            request=request,
+            redact=redact,
+            version=version,
+            warnings=warnings,
+        )
+        for builder in planned:
+            builder.index = len(builders) + 1
+            builders.append(builder)
+            info.turns.append(builder.index)
+        described.append(info)
+    built = [builder.build(len(builders)) for builder in builders]
+    profiles = list(dict.fromkeys(b.profile for b in described))
+    first = described[0]
+    return ImportResult(
+        format=container.kind if container is not None else first.format,
+        profile=",".join(profiles),
+        detection=first.detection if container is None else None,
+        turns=built,
+        warnings=warnings,
+        done_markers=sum(b.capture.done_markers for b in bodies),
+        container=None if container is None else container.kind,
+        bodies=described,
+    )
+
+
+def _read_body(data: bytes, prefix: str, *, require_events: bool) -> Capture:
+    try:
         capture = read_capture(data)
     except CaptureError as error:
-        raise ImportFailure(f"cannot read the capture: {error}") from None
-    if not capture.json_records and capture.format != "aws-eventstream":
-        raise ImportFailure("the capture holds no event (only markers or empty blocks)")
-    content_warnings = [*capture.warnings, *_event_name_mismatches(capture)]
-    warnings = list(content_warnings)
+        raise ImportFailure(f"{prefix}cannot read the capture: {error}") from None
+    if require_events and not capture.json_records and capture.format != "aws-eventstream":
+        raise ImportFailure(f"{prefix}the capture holds no event (only markers or empty blocks)")
+    return capture
+
+
+def describe(interaction: Interaction) -> str:
+    """``interaction 3 (POST /v1/messages, 200)``: how messages name one."""
+    parts = [p for p in (interaction.method, interaction.url_path) if p]
+    where = " ".join(parts)
+    status = "" if interaction.status is None else str(interaction.status)
+    inside = ", ".join(p for p in (where, status) if p)
+    return f"interaction {interaction.index}" + (f" ({inside})" if inside else "")
+
+
+def _stream_bodies(
+    kind: str, interactions: tuple[Interaction, ...], warnings: list[str]
+) -> list[_Body]:
+    """The interactions whose response is a stream; the others are named in
+    ``warnings``.  A response that declares a stream but cannot be read as
+    one fails the import (fail closed: it is never skipped)."""
+    out: list[_Body] = []
+    for interaction in interactions:
+        name = describe(interaction)
+        warnings.extend(interaction.notes)
+        declared = interaction.content_type in STREAM_TYPES
+        if not interaction.response.strip():
+            if declared:
+                raise ImportFailure(f"{name}: a {interaction.content_type} response with no body")
+            warnings.append(f"{name}: no response body; skipped")
+            continue
+        try:
+            capture = read_capture(interaction.response)
+        except CaptureError as error:
+            if declared:
+                raise ImportFailure(f"{name}: cannot read the streamed response: {error}") from None
+            warnings.append(
+                f"{name}: the response ({interaction.content_type or 'no content type'})"
+                " is not a stream; skipped"
+            )
+            continue
+        if not declared and capture.format == "jsonl" and len(capture.records) == 1:
+            warnings.append(
+                f"{name}: the response is one JSON object, not a stream"
+                f" ({interaction.content_type or 'no content type'}); skipped"
+            )
+            continue
+        if not capture.json_records and capture.format != "aws-eventstream":
+            raise ImportFailure(f"{name}: the streamed response holds no event")
+        out.append(_Body(interaction.response, capture, interaction))
+    if not out:
+        raise ImportFailure(
+            f"the {kind} recording holds {len(interactions)} interaction(s) and no streamed"
+            " response to import"
+        )
+    return out
+
+
+def _plan_body(
+    body: _Body,
+    *,
+    source_name: str,
+    sha: str,
+    profile: str | None,
+    tool_schemas: Mapping[str, Any] | None,
+    schemas_meta: Mapping[str, Any] | None,
+    request: Mapping[str, Any] | None,
+    redact: bool,
+    version: str,
+    warnings: list[str],
+) -> tuple[ImportedBody, list[_TurnBuilder]]:
+    """Read one body's turns and queue their fixtures (numbered once the
+    whole capture's turn count is known)."""
+    capture = body.capture
+    interaction = body.interaction
+    origin = "CAPTURE" if interaction is None else describe(interaction)
+    prefix = "" if interaction is None else f"{origin}: "
+    recorded = None if interaction is None else interaction.request
+    recorded = recorded if isinstance(recorded, Mapping) else None
+
+    content_warnings = [prefix + w for w in (*capture.warnings, *_event_name_mismatches(capture))]
+    warnings.extend(content_warnings)
+    if request is None and recorded is not None:
+        try:
+            fields = request_fields(recorded)
+        except InputError as error:  # pragma: no cover - a Mapping is always accepted
+            raise ImportFailure(f"{prefix}{error}") from None
+        request = fields or None
     detection: Detection | None = None
     if profile is None:
         try:
             detection = detect_profile(capture.records, capture.format, request)
         except DetectionError as error:
-            raise ImportFailure(str(error), usage=True) from None
+            raise ImportFailure(prefix + str(error), usage=True) from None
         chosen = detection.profile
     else:
         chosen = profile
-        warnings.extend(_profile_disagreement(capture, chosen, request))
-    turns = split_turns(capture, chosen)
-    if tool_schemas is None:
-        warnings.append(
-            "no --schemas: tool_schemas is {}, so every call will be unknown_tool"
-            " (pass the tools the request sent)"
+        warnings.extend(prefix + w for w in _profile_disagreement(capture, chosen, request))
+
+    schemas: Mapping[str, Any] | None = tool_schemas
+    schemas_from: Mapping[str, Any] | None = schemas_meta
+    tools_from = "--schemas" if tool_schemas is not None else "nowhere"
+    if schemas is None and recorded is not None:
+        try:
+            found = request_tools(recorded)
+        except InputError as error:
+            raise ImportFailure(
+                f"{prefix}the recorded request's tools do not convert: {error}"
+                " (pass --schemas FILE with the tools as JSON Schema)"
+            ) from None
+        if found is not None:
+            schemas = found.schemas
+            schemas_from = {"request": origin, "shape": found.shape}
+            tools_from = f"the recorded request ({found.shape})"
+            warnings.extend(f"{prefix}request {note}" for note in found.notes)
+    if schemas is None:
+        hint = (
+            "the recorded request declares no tools"
+            if recorded is not None
+            else "pass --schemas FILE with the tools the request sent"
         )
-    sha = hashlib.sha256(data).hexdigest()
-    built: list[ImportedTurn] = []
+        warnings.append(
+            f"{prefix}no tool schemas: tool_schemas is {{}}, so every call will be"
+            f" unknown_tool ({hint})"
+        )
+
+    turns = split_turns(capture, chosen)
+    body_sha = hashlib.sha256(body.data).hexdigest()
     stream_key = PROFILES[chosen].stream_key
-    for number, turn in enumerate(turns, start=1):
-        meta: dict[str, Any] = {
-            "source": source_name,
-            "source_sha256": sha,
-            "format": capture.format,
-            "profile": chosen,
-            "profile_chosen_by": "--profile" if detection is None else "detection",
-        }
-        if detection is not None:
-            meta["profile_reason"] = detection.reason
-        meta["turn"] = number
-        meta["turns"] = len(turns)
+
+    builders = [
+        _TurnBuilder(
+            turn=turn,
+            source_name=source_name,
+            sha=sha,
+            body_sha=body_sha,
+            capture=capture,
+            interaction=interaction,
+            chosen=chosen,
+            detection=detection,
+            content_warnings=content_warnings,
+            schemas=schemas,
+            schemas_from=schemas_from,
+            request=request,
+            redact=redact,
+            version=version,
+            stream_key=stream_key,
+        )
+        for turn in turns
+    ]
+    info = ImportedBody(
+        origin=origin,
+        format=capture.format,
+        profile=chosen,
+        detection=None if detection is None else detection.reason,
+        tools_from=tools_from,
+    )
+    return info, builders
+
+
+@dataclass
+class _TurnBuilder:
+    """Builds one turn's fixture once the capture's turn count is known."""
+
+    turn: _Turn
+    source_name: str
+    sha: str
+    body_sha: str
+    capture: Capture
+    interaction: Interaction | None
+    chosen: str
+    detection: Detection | None
+    content_warnings: list[str]
+    schemas: Mapping[str, Any] | None
+    schemas_from: Mapping[str, Any] | None
+    request: Mapping[str, Any] | None
+    redact: bool
+    version: str
+    stream_key: str
+    index: int = 0
+
+    def build(self, total: int) -> ImportedTurn:
+        turn = self.turn
+        interaction = self.interaction
+        meta: dict[str, Any] = {"source": self.source_name, "source_sha256": self.sha}
+        if interaction is not None:
+            meta["interaction"] = interaction.index
+            if interaction.method is not None:
+                meta["method"] = interaction.method
+            if interaction.url_path is not None:
+                meta["url_path"] = interaction.url_path
+            if interaction.status is not None:
+                meta["status"] = interaction.status
+            meta["body_sha256"] = self.body_sha
+        meta["format"] = self.capture.format
+        meta["profile"] = self.chosen
+        meta["profile_chosen_by"] = "--profile" if self.detection is None else "detection"
+        if self.detection is not None:
+            meta["profile_reason"] = self.detection.reason
+        meta["turn"] = self.index
+        meta["turns"] = total
         meta["records"] = f"{turn.locations[0]} to {turn.locations[-1]}"
         meta["done_markers"] = turn.done_markers
         if turn.empty:
             meta["empty_blocks"] = list(turn.empty)
-        if content_warnings:
-            meta["capture_warnings"] = list(content_warnings)
-        if schemas_meta is not None:
-            meta["tool_schemas_from"] = dict(schemas_meta)
-        meta["toolstream_version"] = version
+        if self.content_warnings:
+            meta["capture_warnings"] = list(self.content_warnings)
+        if self.schemas_from is not None:
+            meta["tool_schemas_from"] = dict(self.schemas_from)
+        meta["toolstream_version"] = self.version
         fixture: dict[str, Any] = {
-            "profile": chosen,
-            "tool_schemas": dict(tool_schemas) if tool_schemas is not None else {},
+            "profile": self.chosen,
+            "tool_schemas": dict(self.schemas) if self.schemas is not None else {},
         }
-        if request is not None:
-            fixture["request"] = dict(request)
+        if self.request is not None:
+            fixture["request"] = dict(self.request)
         fixture["meta"] = meta
-        fixture[stream_key] = turn.items
-        if redact:
-            cleaned, secrets = redact_fixture(fixture, chosen, stream_key)
+        fixture[self.stream_key] = turn.items
+        if self.redact:
+            cleaned, secrets = redact_fixture(fixture, self.chosen, self.stream_key)
             if secrets:
                 cleaned["meta"]["redactions"] = [s.to_meta() for s in secrets]
-                left = redact_fixture(cleaned, chosen, stream_key)[1]
+                left = redact_fixture(cleaned, self.chosen, self.stream_key)[1]
                 if left:  # pragma: no cover - redaction is idempotent
-                    raise ImportFailure(f"turn {number}: redaction left {left[0].describe()}")
+                    raise ImportFailure(f"turn {self.index}: redaction left {left[0].describe()}")
             fixture = cleaned
             secrets = []
         else:
-            secrets = redact_fixture(fixture, chosen, stream_key)[1]
-        built.append(ImportedTurn(number, fixture, secrets, len(turn.items)))
-    return ImportResult(
-        format=capture.format,
-        profile=chosen,
-        detection=None if detection is None else detection.reason,
-        turns=built,
-        warnings=warnings,
-        done_markers=capture.done_markers,
-    )
+            secrets = redact_fixture(fixture, self.chosen, self.stream_key)[1]
+        return ImportedTurn(self.index, fixture, secrets, len(turn.items))
 
 
 def _event_name_mismatches(capture: Capture) -> list[str]:
@@ -267,16 +521,51 @@ def _frame_payload(record: Record) -> Any:
     return {} if message is None else {"message": message}
 
 
+def _typed(field: str, value: str) -> Callable[[Any, _Turn], bool]:
+    def starts(item: Any, turn: _Turn) -> bool:
+        return isinstance(item, dict) and item.get(field) == value
+
+    return starts
+
+
+def _new_gemini_response(item: Any, turn: _Turn) -> bool:
+    """Gemini sends no opening event: each chunk carries its response's
+    ``responseId``, so a different non-empty one is another response."""
+    response_id = item.get("responseId") if isinstance(item, dict) else None
+    if not isinstance(response_id, str) or not response_id:
+        return False
+    if turn.response_id is None:
+        turn.response_id = response_id
+        return False
+    return response_id != turn.response_id
+
+
+TURN_STARTS: dict[str, Callable[[Any, _Turn], bool]] = {
+    "anthropic": _typed("type", "message_start"),
+    "openai-responses": _typed("type", "response.created"),
+    "bedrock": lambda item, turn: isinstance(item, dict) and list(item) == ["messageStart"],
+    "cohere": _typed("type", "message-start"),
+    "gemini-interactions": _typed("event_type", "interaction.created"),
+    "gemini": _new_gemini_response,
+    # bedrock-invoke: none; the boundary is inside the wrapped payloads.
+}
+"""The stream's own framing: whether an item opens a new assistant turn
+(given the turn so far), per profile.  Every profile also starts a new turn
+at the first item after a ``[DONE]`` marker.  Chat chunks (openai, mistral)
+have no opening event, and their ``id`` is no boundary: OpenAI-compatible
+servers (llama.cpp, some routers) change the completion id between chunks of
+one turn."""
+
+
 def split_turns(capture: Capture, profile: str) -> list[_Turn]:
     """Group the records into assistant turns.
 
-    A turn starts at ``message_start`` (anthropic), ``response.created``
-    (openai-responses), ``messageStart`` (bedrock) when the current turn
-    already holds events; for chat chunks (openai, mistral), at the first
-    chunk after a ``[DONE]`` marker or at a chunk whose non-empty ``id``
-    differs from the turn's.  Markers and empty blocks stay with the turn
-    before them.
+    A turn starts at an item :data:`TURN_STARTS` names for the profile when
+    the current turn already holds events, and at the first item after a
+    ``[DONE]`` marker.  Markers and empty blocks stay with the turn before
+    them.
     """
+    starts = TURN_STARTS.get(profile)
     turns: list[_Turn] = [_Turn()]
     for record in capture.records:
         turn = turns[-1]
@@ -290,52 +579,15 @@ def split_turns(capture: Capture, profile: str) -> list[_Turn]:
             turn.locations.append(record.location)
             continue
         item = stream_item(record, capture.format, profile)
-        if turn.items and _starts_turn(profile, item, turn):
+        opens = starts is not None and starts(item, turn)
+        if turn.items and (turn.after_done or opens):
             turn = _Turn()
             turns.append(turn)
-        if profile in ("openai", "mistral", "gemini"):
-            id_key = "responseId" if profile == "gemini" else "id"
-            chunk_id = item.get(id_key) if isinstance(item, dict) else None
-            if isinstance(chunk_id, str) and chunk_id and turn.chat_id is None:
-                turn.chat_id = chunk_id
+            if starts is not None:
+                starts(item, turn)  # the new turn's own state (Gemini: its responseId)
         turn.items.append(item)
         turn.locations.append(record.location)
     return [t for t in turns if t.items] or turns[:1]
-
-
-def _starts_turn(profile: str, item: Any, turn: _Turn) -> bool:
-    if not isinstance(item, dict):
-        return False
-    if profile == "anthropic":
-        return item.get("type") == "message_start"
-    if profile == "openai-responses":
-        return item.get("type") == "response.created"
-    if profile == "bedrock":
-        return list(item) == ["messageStart"]
-    # issue 14
-    if profile == "cohere":
-        return item.get("type") == "message-start"
-    if profile == "gemini-interactions":
-        return item.get("event_type") == "interaction.created"
-    if profile == "gemini":
-        response_id = item.get("responseId")
-        return (
-            isinstance(response_id, str)
-            and response_id != ""
-            and turn.chat_id is not None
-            and response_id != turn.chat_id
-        )
-    if profile == "bedrock-invoke":
-        return False  # the turn boundary is inside the wrapped payloads
-    if turn.after_done:
-        return True
-    chunk_id = item.get("id")
-    return (
-        isinstance(chunk_id, str)
-        and chunk_id != ""
-        and turn.chat_id is not None
-        and chunk_id != turn.chat_id
-    )
 
 
 # -- writing --------------------------------------------------------------------
@@ -354,23 +606,24 @@ def dump_fixture(fixture: Mapping[str, Any]) -> str:
 
 
 def write_fixture(path: str | os.PathLike[str], text: str) -> None:
-    """Write atomically: a temporary file beside ``path``, then a rename."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("ascii"))
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    """Write atomically (:func:`toolstream.corpus.caseio.atomic_write`)."""
+    atomic_write(path, text.encode("ascii"))
 
 
-_STEM_SUFFIXES = (".bin", ".eventstream", ".sse", ".jsonl", ".ndjson", ".json", ".txt", ".chunks")
+_STEM_SUFFIXES = (
+    ".bin",
+    ".eventstream",
+    ".sse",
+    ".jsonl",
+    ".ndjson",
+    ".json",
+    ".txt",
+    ".chunks",
+    ".yaml",
+    ".yml",
+    ".cassette",
+    ".har",
+)
 
 
 def capture_stem(name: str) -> str:
@@ -412,10 +665,14 @@ def output_paths(output: str, stem: str, turns: int) -> list[Path]:
 
 
 __all__ = [
+    "STREAM_TYPES",
+    "TURN_STARTS",
     "ImportFailure",
     "ImportResult",
+    "ImportedBody",
     "ImportedTurn",
     "capture_stem",
+    "describe",
     "dump_fixture",
     "import_capture",
     "output_paths",

@@ -1,13 +1,23 @@
 """The redaction gate: no credential reaches a written fixture.
 
 Everything that will be written (the stream, ``tool_schemas``, ``request``,
-``meta``) is scanned with :mod:`toolstream.capture.redact`.  Tool-call
-arguments are also scanned *reassembled*: a streamed call splits a secret
-across fragments (``{"passwo`` + ``rd": "hunter2"}``), where no single string
-holds it.  Such a secret is reported at its first fragment, with the others
-listed; ``--redact`` replaces it fragment-wise, so that the reassembled
-arguments read ``[REDACTED:<kind>]`` exactly as a whole-string redaction
-would (and restated arguments, which are redacted whole, still match).
+``meta``, whether it came from the command line or from a recorded request)
+is scanned with :mod:`toolstream.capture.redact`.  Streamed text is also
+scanned *reassembled*, because a stream splits a secret across fragments
+where no single string holds it:
+
+* tool-call arguments, per call (``{"passwo`` + ``rd": "hunter2"}``), routed
+  by the profile's slot key;
+* every other string of the stream, joined in stream order per position
+  inside its event (``choices/0/delta/content``, ``delta/text``,
+  ``candidates/0/content/parts/0/text``...): text deltas, reasoning, and
+  the fragments of any profile this module has no routing for.  Joining
+  strings that are not one text can only add findings, never hide one.
+
+Such a secret is reported at its first fragment, with the others listed;
+``--redact`` replaces it fragment-wise, so that the reassembled text reads
+``[REDACTED:<kind>]`` exactly as a whole-string redaction would (and
+restated arguments, which are redacted whole, still match).
 
 A :class:`Secret` never holds the secret: ``preview`` is at most its first
 4 characters.
@@ -66,7 +76,11 @@ def redact_fixture(
     found: list[Secret] = []
     stream = work.get(stream_key)
     if isinstance(stream, list):
-        for sites in _argument_groups(stream, profile):
+        arguments = _argument_groups(stream, profile)
+        for sites in arguments:
+            found.extend(_redact_group(work, stream_key, sites))
+        taken = {tokens for sites in arguments for tokens, _ in sites}
+        for sites in _text_groups(stream, taken):
             found.extend(_redact_group(work, stream_key, sites))
     cleaned, hits = redact(work)
     found.extend(Secret(h.path, h.kind, h.preview) for h in hits)
@@ -130,6 +144,26 @@ def _argument_groups(stream: list[Any], profile: str) -> list[list[Site]]:
     for key, site in _sites(stream, profile):
         groups.setdefault(key, []).append(site)
     return list(groups.values())
+
+
+def _text_groups(stream: list[Any], taken: set[tuple[Token, ...]]) -> list[list[Site]]:
+    """Every string leaf of the stream not in an argument group, grouped by
+    its path inside its event, in stream order (groups of one fragment are
+    left to the whole-value scan)."""
+    groups: dict[tuple[Token, ...], list[Site]] = {}
+    for pos, event in enumerate(stream):
+        stack: list[tuple[tuple[Token, ...], Any]] = [((), event)]
+        while stack:  # iterative: events may nest deeper than the recursion limit
+            inner, node = stack.pop()
+            if isinstance(node, str):
+                tokens = (pos, *inner)
+                if tokens not in taken:
+                    groups.setdefault(inner, []).append((tokens, node))
+            elif isinstance(node, dict):
+                stack.extend(((*inner, k), v) for k, v in reversed(node.items()))
+            elif isinstance(node, list):
+                stack.extend(((*inner, i), v) for i, v in reversed(list(enumerate(node))))
+    return [sites for sites in groups.values() if len(sites) > 1]
 
 
 def _sites(stream: list[Any], profile: str) -> Iterator[tuple[Any, Site]]:

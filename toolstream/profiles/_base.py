@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from toolstream.events import Event, Fragments, Open, SlotKey
@@ -93,6 +94,47 @@ class Profile:
         shape the profile would reject are left out.  Every profile
         provides it (a test holds them to it)."""
         raise NotImplementedError(f"profile {cls.name!r} does not locate its slot pieces")
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level of an item shape, from the item itself (level 1) down.
+
+    ``read`` are the members :meth:`Profile.window` (or ``tally_item``)
+    reads at this level through :attr:`get` (a subscript: a missing member
+    ends the run with ``KeyError``, never a default), so every item it
+    accepts holds at least these.  ``exact``: the window also checks that the
+    level holds nothing else.  ``array``: the level is an array whose length
+    the window checks (``read`` is then empty).  The values of ``read``
+    members are the next level, or scalars the window type-checks."""
+
+    read: tuple[str, ...] = ()
+    exact: bool = False
+    array: bool = False
+    get: Callable[[Any], Any] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # One itemgetter per level: a C call in the window's loop.
+        object.__setattr__(self, "get", itemgetter(*self.read) if self.read else None)
+
+
+class Shape:
+    """The shape of the items a profile vouches for to the ledger, declared
+    once and read by both the window (its subscripts) and the tally (its
+    counts), so the two cannot drift apart.
+
+    ``members``: how many members every accepted item holds at least (the
+    ``read`` members of every object level), ``key_colons`` the colons in
+    their names, ``depth`` the deepest level of an accepted item when no
+    level holds more than the shape says (which the counts then prove)."""
+
+    def __init__(self, *levels: Level) -> None:
+        self.levels = levels
+        objects = [level for level in levels if not level.array]
+        self.members = sum(len(level.read) for level in objects)
+        self.exact_members = sum(len(level.read) for level in objects if level.exact)
+        self.key_colons = sum("".join(level.read).count(":") for level in objects)
+        self.depth = len(levels)
 
 
 def fragment_run(pos: int, count: int, texts: dict[SlotKey, list[str]]) -> Fragments | None:

@@ -7,6 +7,12 @@ executed by the provider: they are reported as server calls, never executed.
 A block's terminal is its ``content_block_stop``; when the stream has a
 ``message_start``, the turn also needs ``message_delta.stop_reason`` and
 ``message_stop``.
+
+Whole-message delivery: blocks already in ``message_start.message.content``
+(programmatic tool calling) are opened and ended at once, their ``input``
+standing as the arguments, and the message's ``stop_reason`` is the turn's
+end reason (see docs/validator.md).  Closed world: event, block and delta
+types are the lists here; any other is ``unsupported_event``.
 """
 
 from __future__ import annotations
@@ -25,13 +31,16 @@ from toolstream.events import (
     Fragment,
     Fragments,
     Open,
+    Rejected,
     SlotKey,
     Stop,
 )
 from toolstream.findings import Code, ProtocolError
 from toolstream.ledger import Tally, fragment_colons
 from toolstream.profiles._base import (
+    Level,
     Profile,
+    Shape,
     SlotPiece,
     StreamPath,
     describe,
@@ -41,7 +50,24 @@ from toolstream.profiles._base import (
 )
 
 _CALL_BLOCKS = {"tool_use": CLIENT, "server_tool_use": SERVER, "mcp_tool_use": SERVER}
-_OTHER_BLOCKS = frozenset({"text", "thinking", "redacted_thinking"})
+# Blocks that carry no client call: text and thinking, and the results of
+# the tools the provider runs (anthropic-sdk-python's ContentBlock union,
+# the beta mcp_tool_result, container_upload).
+OTHER_BLOCKS = frozenset(
+    {
+        "text",
+        "thinking",
+        "redacted_thinking",
+        "web_search_tool_result",
+        "web_fetch_tool_result",
+        "code_execution_tool_result",
+        "bash_code_execution_tool_result",
+        "text_editor_code_execution_tool_result",
+        "tool_search_tool_result",
+        "mcp_tool_result",
+        "container_upload",
+    }
+)
 # Text-like deltas and the block types they may target.
 _TEXT_DELTAS = {
     "text_delta": BLOCK,
@@ -50,6 +76,21 @@ _TEXT_DELTAS = {
     "signature_delta": BLOCK,
 }
 _IGNORED_EVENTS = frozenset({"ping"})
+
+# The items the profile vouches for to the ledger (see Profile.tally).
+_EVENT = Level(("type", "index", "delta"), exact=True)
+_DELTA = Level(("type", "partial_json"), exact=True)
+RUN_ITEM = Shape(_EVENT, _DELTA)
+"""A plain fragment: ``content_block_delta`` with an ``input_json_delta``."""
+_STOP = Level(("type", "index"), exact=True)
+STOP_ITEM = Shape(_STOP)
+"""A ``content_block_stop``, nothing else in it."""
+_START = Level(("type", "index", "content_block"), exact=True)
+_TOOL_BLOCK = Level(("type", "id", "name", "input"), exact=True)
+TOOL_START_ITEM = Shape(_START, _TOOL_BLOCK, Level(exact=True))
+"""A ``content_block_start`` of a ``tool_use`` block with an empty input,
+nothing else in either object; the input ``{}`` is a third level, of no
+members."""
 
 
 class AnthropicMessages(Profile):
@@ -60,15 +101,21 @@ class AnthropicMessages(Profile):
     def __init__(self, request: Any, limits: Any) -> None:
         super().__init__(request, limits)
         self._kinds: dict[int, str] = {}
+        self._unread: set[int] = set()
+        """Blocks of a type the profile does not know: reported once, on
+        their start; their deltas are absorbed."""
 
     def window(self, items: Sequence[Any], start: int, stop: int, pos: int) -> Fragments | None:
         # The plain fragment: an input_json_delta for a tool block already
-        # started.  The checks are those of _delta, in one loop.
-        # A missing member ends the run like a wrong one (KeyError).
+        # started.  The checks are those of _delta, in one loop; the members
+        # read are those of RUN_ITEM (a missing one ends the run: KeyError),
+        # and an event or delta holding more than those is left to feed.
         first = items[start]
         if type(first) is not dict or first.get("type") != "content_block_delta":
             return None  # the usual other item: a start or a stop
         kinds = self._kinds
+        event_members, event_size = _EVENT.get, len(_EVENT.read)
+        delta_members, delta_size = _DELTA.get, len(_DELTA.read)
         texts: dict[SlotKey, list[str]] = {}
         run: list[str] = []
         last = None
@@ -76,18 +123,18 @@ class AnthropicMessages(Profile):
         try:
             while i < stop:
                 raw = items[i]
-                if type(raw) is not dict or raw["type"] != "content_block_delta":
+                if type(raw) is not dict or len(raw) != event_size:
                     break
-                index = raw["index"]
-                delta = raw["delta"]
+                kind, index, delta = event_members(raw)
                 if (
-                    type(index) is not int
+                    kind != "content_block_delta"
+                    or type(index) is not int
                     or type(delta) is not dict
-                    or delta["type"] != "input_json_delta"
+                    or len(delta) != delta_size
                 ):
                     break
-                text = delta["partial_json"]
-                if type(text) is not str:
+                delta_type, text = delta_members(delta)
+                if delta_type != "input_json_delta" or type(text) is not str:
                     break
                 if index != last:
                     if kinds.get(index, BLOCK) == BLOCK:
@@ -101,29 +148,50 @@ class AnthropicMessages(Profile):
         return fragment_run(pos, i - start, texts)
 
     def tally(self, items: Sequence[Any], start: int, run: Fragments) -> Tally:
-        # The window found in each event the members type, index and delta,
-        # and in its delta type and partial_json: five, whose only strings
-        # that are not fixed, colon-free words are the fragments.
-        return 5 * run.count, fragment_colons(run), 2
+        # Every item of the run holds RUN_ITEM's members and nothing else;
+        # the only strings among them that are not fixed, colon-free words
+        # are the fragments.
+        return (
+            RUN_ITEM.members * run.count,
+            RUN_ITEM.key_colons * run.count + fragment_colons(run),
+            RUN_ITEM.depth,
+        )
 
     def tally_item(self, raw: Any) -> Tally | None:
         # The events around every block, when they hold exactly the members
-        # read here: a stop (2 members), a tool_use start with an empty input
-        # (3 + 4 members, whose only free strings are the id and the name).
+        # of STOP_ITEM (a stop) or TOOL_START_ITEM (a tool_use start with an
+        # empty input, whose only free strings are the id and the name).
         if type(raw) is not dict:
             return None
-        kind = raw.get("type")
-        if kind == "content_block_stop":
-            return (2, 0, 1) if len(raw) == 2 and type(raw.get("index")) is int else None
-        if kind != "content_block_start" or len(raw) != 3 or type(raw.get("index")) is not int:
+        try:
+            if len(raw) == len(_STOP.read):
+                kind, index = _STOP.get(raw)
+                if kind == "content_block_stop" and type(index) is int:
+                    return STOP_ITEM.members, STOP_ITEM.key_colons, STOP_ITEM.depth
+                return None
+            if len(raw) != len(_START.read):
+                return None
+            kind, index, block = _START.get(raw)
+            if (
+                kind != "content_block_start"
+                or type(index) is not int
+                or type(block) is not dict
+                or len(block) != len(_TOOL_BLOCK.read)
+            ):
+                return None
+            block_type, id_, name, input_ = _TOOL_BLOCK.get(block)
+        except KeyError:
             return None
-        block = raw.get("content_block")
-        if type(block) is not dict or len(block) != 4 or block.get("type") != "tool_use":
+        if (
+            block_type != "tool_use"
+            or type(id_) is not str
+            or type(name) is not str
+            or type(input_) is not dict
+            or input_
+        ):
             return None
-        id_, name, input_ = block.get("id"), block.get("name"), block.get("input")
-        if type(id_) is not str or type(name) is not str or type(input_) is not dict or input_:
-            return None
-        return 7, id_.count(":") + name.count(":"), 3
+        colons = TOOL_START_ITEM.key_colons + id_.count(":") + name.count(":")
+        return TOOL_START_ITEM.members, colons, TOOL_START_ITEM.depth
 
     @classmethod
     def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
@@ -166,23 +234,10 @@ class AnthropicMessages(Profile):
                 )
             reason = (delta or {}).get("stop_reason")
             if reason is not None:
-                if type(reason) is not str:
-                    raise ProtocolError(
-                        Code.UNSUPPORTED_EVENT,
-                        f"stop_reason is {describe(reason)}, not a string",
-                        event=pos,
-                    )
-                tool_use = reason == "tool_use"
-                yield Finish(
-                    pos=pos,
-                    scope=0,
-                    reason=reason,
-                    accepted=tool_use,
-                    claims_tools=tool_use,
-                    ends_slots=False,
-                )
+                yield self._finish(reason, pos)
         elif kind == "message_start":
             yield Begin(pos=pos, scope=0)
+            yield from self._whole_message(raw.get("message"), pos)
         elif kind == "message_stop":
             yield Stop(pos=pos, scope=0)
         elif kind == "error":
@@ -195,10 +250,58 @@ class AnthropicMessages(Profile):
                 Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:40]!r}", event=pos
             )
 
+    def _whole_message(self, message: Any, pos: int) -> Iterator[Event]:
+        """Blocks delivered whole in ``message_start.message.content`` (the
+        calls a program run by the provider's code execution issues): each
+        is opened and ended at once, its ``input`` standing as its
+        arguments, and the message's own ``stop_reason`` is the turn's end
+        reason.  ``message_stop`` still ends the turn."""
+        if message is None:
+            return
+        if type(message) is not dict:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, "message_start.message is not an object", event=pos
+            )
+        content = message.get("content")
+        if content is not None and type(content) is not list:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, "message_start content is not an array", event=pos
+            )
+        for index, block in enumerate(content or ()):
+            try:
+                yield from self._open_block(index, block, pos)
+            except ProtocolError as error:
+                if error.fatal:
+                    raise
+                yield Rejected(pos, error)
+            yield End(pos=pos, key=(0, index))
+        reason = message.get("stop_reason")
+        if reason is not None:
+            yield self._finish(reason, pos)
+
+    def _finish(self, reason: Any, pos: int) -> Finish:
+        if type(reason) is not str:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                f"stop_reason is {describe(reason)}, not a string",
+                event=pos,
+            )
+        tool_use = reason == "tool_use"
+        return Finish(
+            pos=pos,
+            scope=0,
+            reason=reason,
+            accepted=tool_use,
+            claims_tools=tool_use,
+            ends_slots=False,
+        )
+
     def _start(self, raw: dict[str, Any], pos: int) -> Iterable[Event]:
         index = slot_index(raw.get("index"), "content block index", pos, self.limits)
+        return self._open_block(index, raw.get("content_block"), pos)
+
+    def _open_block(self, index: int, block: Any, pos: int) -> Iterable[Event]:
         key = (0, index)
-        block = raw.get("content_block")
         if type(block) is not dict or type(block.get("type")) is not str:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT,
@@ -208,12 +311,8 @@ class AnthropicMessages(Profile):
         block_type = block["type"]
         call_kind = _CALL_BLOCKS.get(block_type)
         if call_kind is None:
-            if block_type not in _OTHER_BLOCKS and not block_type.endswith("_tool_result"):
-                raise ProtocolError(
-                    Code.UNSUPPORTED_EVENT,
-                    f"unknown content block type {block_type[:40]!r}",
-                    event=pos,
-                )
+            if block_type not in OTHER_BLOCKS:
+                return self._unknown_block(key, block_type, pos)
             self._kinds.setdefault(index, BLOCK)
             return (Open(pos=pos, key=key, id=None, name=None, kind=BLOCK),)
         self._kinds.setdefault(index, call_kind)
@@ -225,6 +324,16 @@ class AnthropicMessages(Profile):
             initial_input=block.get("input"),
         )
 
+    def _unknown_block(self, key: SlotKey, block_type: str, pos: int) -> Iterator[Event]:
+        # The index is taken (a block was there: no gap, no unknown_slot for
+        # its stop); the block is reported once and its deltas absorbed.
+        self._unread.add(key[1])
+        self._kinds.setdefault(key[1], BLOCK)
+        yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
+        raise ProtocolError(
+            Code.UNSUPPORTED_EVENT, f"unknown content block type {block_type[:40]!r}", event=pos
+        )
+
     def _delta(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
         index = slot_index(raw.get("index"), "content block index", pos, self.limits)
         key = (0, index)
@@ -234,6 +343,8 @@ class AnthropicMessages(Profile):
                 Code.UNSUPPORTED_EVENT, "delta is not an object with a string 'type'", event=pos
             )
         delta_type = delta["type"]
+        if index in self._unread:
+            return
         target = self._kinds.get(index)
         if delta_type == "input_json_delta":
             if target == BLOCK:

@@ -10,7 +10,8 @@ A tool call starts with ``contentBlockStart.start.toolUse`` (``toolUseId``,
 the terminal is ``contentBlockStop``; the turn needs ``messageStop`` with
 ``stopReason == "tool_use"`` (``messageStart`` obliges the turn to have
 one).  A ``toolUse`` start with ``"type": "server_tool_use"`` is a tool the
-provider runs itself: reported, never executable.  Another ``type`` is
+provider runs itself: reported, never executable; without ``type`` or with
+``"tool_use"`` it is the client's.  Another ``type`` is
 ``unsupported_call_type``.
 
 A tool block whose deltas carry no text is the no-argument call ``{}``:
@@ -22,7 +23,8 @@ a Bedrock tool block has no input of its own, so, as for Anthropic's
 
 Text, reasoning, citation, image and tool-result blocks may have no start
 event: their first delta opens them.  A ``contentBlockStart`` whose
-``start`` is empty, or holds a ``toolResult``, opens a non-call block.
+``start`` is empty, or holds a ``toolResult``, ``reasoningContent`` or
+``image``, opens a non-call block.
 ``metadata`` and padding fields (``p``) are ignored; an event whose type
 ends in ``Exception`` is ``provider_error``.
 """
@@ -56,9 +58,12 @@ from toolstream.profiles._base import (
 
 # Deltas of non-call blocks.
 _BLOCK_DELTAS = frozenset({"text", "reasoningContent", "citation", "image", "toolResult"})
-# ``start`` members that open a non-call block.
-_BLOCK_STARTS = frozenset({"toolResult"})
-_TOOL_TYPES = {None: CLIENT, "server_tool_use": SERVER}
+# ``start`` members that open a non-call block (a tool result is the
+# provider's own, for a server tool).
+_BLOCK_STARTS = frozenset({"toolResult", "reasoningContent", "image"})
+# ToolUseBlockStart.type: absent and "tool_use" are the client's tool,
+# "server_tool_use" one the provider runs.
+_TOOL_TYPES = {None: CLIENT, "tool_use": CLIENT, "server_tool_use": SERVER}
 
 
 class Bedrock(Profile):
@@ -153,6 +158,10 @@ class Bedrock(Profile):
             )
         if "toolUse" not in start:
             if start and next(iter(start)) not in _BLOCK_STARTS:
+                # The index is taken (no gap, no unknown_slot for its stop);
+                # the block is reported once.
+                self._kinds.setdefault(index, BLOCK)
+                yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
                 raise ProtocolError(
                     Code.UNSUPPORTED_EVENT,
                     f"unknown contentBlockStart member {next(iter(start))[:40]!r}",
@@ -222,6 +231,9 @@ class Bedrock(Profile):
                 yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
             yield Fragment(pos=pos, key=key, id=None, name=None, text=None)
         else:
+            if target is None:
+                self._kinds[index] = BLOCK
+                yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown delta type {delta_type[:40]!r}", event=pos
             )

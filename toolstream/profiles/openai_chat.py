@@ -6,6 +6,19 @@ choice, applied after the chunk's own deltas.
 
 Mistral sends each call whole, in one fragment and without ``index``: such a
 call takes the next free index of its choice.  OpenAI requires ``index``.
+
+Closed world: a chunk is a chat completion chunk (it has ``choices``, an
+array, possibly empty), a chunk without ``choices`` that holds nothing but
+:data:`CHUNK_MEMBERS` (the usage-only chunk, a keep-alive), or a provider
+error (an ``error`` member, or ``"object": "error"``, the vLLM and llama.cpp
+shape): ``provider_error``.  Anything else (a Gemini ``candidates`` chunk, a
+Cohere or Anthropic ``type`` event...) is ``unsupported_event``.
+A delta's members are :data:`DELTA_MEMBERS`; any other member may carry what
+the profile cannot read, so it is ``unsupported_event`` too, and so is a
+choice that carries a whole ``message`` or a legacy ``text``.  Recognized
+but carrying no tool data: usage chunks, role-only, ``content``,
+``refusal``, ``audio`` and reasoning deltas, ``logprobs`` and vendor
+bookkeeping on the choice.
 """
 
 from __future__ import annotations
@@ -19,7 +32,9 @@ from toolstream.events import CLIENT, Event, Finish, Fragment, Fragments, Open, 
 from toolstream.findings import Code, ProtocolError
 from toolstream.ledger import Tally, fragment_colons
 from toolstream.profiles._base import (
+    Level,
     Profile,
+    Shape,
     SlotPiece,
     StreamPath,
     describe,
@@ -29,10 +44,65 @@ from toolstream.profiles._base import (
 )
 
 _FORCING_CHOICES = frozenset({"required"})
-_choices = itemgetter("choices")
+DELTA_MEMBERS = frozenset(
+    {
+        # openai-python ChoiceDelta
+        "role",
+        "content",
+        "refusal",
+        "tool_calls",
+        "function_call",
+        # audio output (gpt-4o-audio), reasoning text of OpenAI-compatible
+        # servers (DeepSeek, vLLM, xAI: reasoning_content; OpenRouter, Groq:
+        # reasoning, reasoning_details), url citations (OpenRouter)
+        "audio",
+        "reasoning_content",
+        "reasoning",
+        "reasoning_details",
+        "annotations",
+    }
+)
+"""The delta members the profile reads or knows to carry no tool data."""
+CHUNK_MEMBERS = frozenset(
+    {
+        # openai-python ChatCompletionChunk
+        "id",
+        "object",
+        "created",
+        "model",
+        "system_fingerprint",
+        "service_tier",
+        "usage",
+        "choices",
+        # OpenAI's stream obfuscation padding, OpenRouter's provider, Groq's
+        # x_groq, Azure's prompt_filter_results, Perplexity's citations
+        "obfuscation",
+        "provider",
+        "x_groq",
+        "prompt_filter_results",
+        "citations",
+    }
+)
+"""What a chunk without ``choices`` may hold and still carry no tool data."""
+_CHUNK_OBJECT = "chat.completion.chunk"
+# Choice members that would hold a call outside ``delta`` (a non-streaming
+# ``message``, a legacy completion ``text``): never silently skipped.
+_FOREIGN_CHOICE_MEMBERS = ("message", "text")
 _first = itemgetter(0)
-_delta = itemgetter("delta")
 _IS_STR = frozenset((str,)).__contains__
+
+# The plain-fragment chunk the window reads and the tally counts (see
+# Profile.tally): open levels are counted member by member by the tally,
+# exact ones by the shape.
+_CHUNK = Level(("choices",))
+_CHOICE = Level(("delta",))
+_DELTA = Level(("tool_calls",))
+_CALL = Level(("index", "function"), exact=True)
+_FUNCTION = Level(("arguments",), exact=True)
+RUN_ITEM = Shape(_CHUNK, Level(array=True), _CHOICE, _DELTA, Level(array=True), _CALL, _FUNCTION)
+"""``choices[0].delta.tool_calls[0].function.arguments``, one choice, one
+call entry holding nothing but ``index`` and ``function``, a function
+holding nothing but ``arguments``."""
 _CONTAINERS = (dict, list)
 
 
@@ -76,6 +146,7 @@ class OpenAIChat(Profile):
         super().__init__(request, limits)
         self._seen: set[SlotKey] = set()
         self._next_index: dict[int, int] = {}
+        self._finished: dict[int, tuple[str, int]] = {}
         self._forced = self._tool_choice_forces()
 
     def _tool_choice_forces(self) -> bool:
@@ -90,9 +161,12 @@ class OpenAIChat(Profile):
         # The plain fragment, which makes up nearly every stream: a chunk of
         # one choice whose only delta is one continuation fragment of a slot
         # already seen.  The checks are those of feed/_choice/_call.
-        # A missing member ends the run like a wrong one (KeyError).  A run
-        # keeps to one choice, so its slots are found by their int index.
+        # The members read are those of RUN_ITEM; a missing one ends the run
+        # like a wrong one (KeyError).  A run keeps to one choice, so its
+        # slots are found by their int index.
         seen = self._seen
+        chunk_members, choice_members, delta_members = _CHUNK.get, _CHOICE.get, _DELTA.get
+        call_members, function_members = _CALL.get, _FUNCTION.get
         by_index: dict[int, list[str]] = {}
         scope = -1
         i = start
@@ -101,35 +175,43 @@ class OpenAIChat(Profile):
                 raw = items[i]
                 if type(raw) is not dict:
                     break
-                choices = raw["choices"]
-                if type(choices) is not list or len(choices) != 1 or "error" in raw:
+                choices = chunk_members(raw)
+                if (
+                    type(choices) is not list
+                    or len(choices) != 1
+                    or "error" in raw
+                    or raw.get("object") == "error"
+                ):
                     break
                 choice = choices[0]
                 if type(choice) is not dict or choice.get("finish_reason") is not None:
                     break
-                delta = choice["delta"]
-                if type(delta) is not dict or (
-                    "function_call" in delta and delta["function_call"] is not None
+                delta = choice_members(choice)
+                if (
+                    type(delta) is not dict
+                    or ("function_call" in delta and delta["function_call"] is not None)
+                    or not delta.keys() <= DELTA_MEMBERS
+                    or "message" in choice
+                    or "text" in choice
                 ):
                     break
-                calls = delta["tool_calls"]
+                calls = delta_members(delta)
                 if type(calls) is not list or len(calls) != 1:
                     break
                 call = calls[0]
-                if type(call) is not dict or len(call) != 2:
+                if type(call) is not dict or len(call) != len(_CALL.read):
                     break
                 number = choice.get("index", 0)
-                index = call["index"]
-                function = call["function"]
+                index, function = call_members(call)
                 # exact int checks: True == 1 would find slot 1
                 if (
                     type(number) is not int
                     or type(index) is not int
                     or type(function) is not dict
-                    or len(function) != 1
+                    or len(function) != len(_FUNCTION.read)
                 ):
                     break
-                text = function["arguments"]
+                text = function_members(function)
                 if type(text) is not str:
                     break
                 if number != scope:
@@ -151,27 +233,26 @@ class OpenAIChat(Profile):
         return fragment_run(pos, i - start, texts)
 
     def tally(self, items: Sequence[Any], start: int, run: Fragments) -> Tally | None:
-        # The window checked each chunk down from choices[0].delta: a
-        # one-element tool_calls whose entry holds exactly index and function
-        # (3 members with the function's arguments, whose text is the only
-        # string).  The other members of the chunk, the choice and the delta
-        # are counted here, level by level.
+        # The window checked each chunk down to RUN_ITEM's exact levels (the
+        # tool_calls entry and its function, whose arguments text is the
+        # only string).  The other members of the open levels (the chunk,
+        # its choice and its delta) are counted here, level by level.
         n = run.count
         chunks = list(items[start : start + n])
-        choices = list(map(_first, map(_choices, chunks)))
-        members = 3 * n
+        choices = list(map(_first, map(_CHUNK.get, chunks)))
+        members = RUN_ITEM.exact_members * n
         colons = fragment_colons(run)
-        for dicts, below in (
-            (chunks, "choices"),
-            (choices, "delta"),
-            (list(map(_delta, choices)), "tool_calls"),
+        for dicts, level in (
+            (chunks, _CHUNK),
+            (choices, _CHOICE),
+            (list(map(_CHOICE.get, choices)), _DELTA),
         ):
-            level = _level_tally(dicts, below)
-            if level is None:
+            counted = _level_tally(dicts, level.read[0])
+            if counted is None:
                 return None
-            members += level[0]
-            colons += level[1]
-        return members, colons, 7
+            members += counted[0]
+            colons += counted[1]
+        return members, colons, RUN_ITEM.depth
 
     @classmethod
     def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
@@ -236,27 +317,58 @@ class OpenAIChat(Profile):
             raise ProtocolError(
                 Code.PROVIDER_ERROR, f"provider error: {_error_text(raw['error'])}", event=pos
             )
+        if raw.get("object") == "error":
+            raise ProtocolError(
+                Code.PROVIDER_ERROR, f"provider error: {_error_text(raw)}", event=pos
+            )
         choices = raw.get("choices")
         if choices is None:
-            return
+            # A chunk without choices carries no call when it holds nothing
+            # but chunk bookkeeping (the usage-only chunk, a keep-alive);
+            # anything else (Gemini's candidates, an event's "type") may.
+            unknown = sorted(key for key in raw if key not in CHUNK_MEMBERS)
+            kind = raw.get("object", _CHUNK_OBJECT)
+            if not unknown and kind == _CHUNK_OBJECT:
+                return
+            shown = repr(unknown[0][:40]) if unknown else f"object {describe(kind)}"
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                f"chunk without choices holding {shown}: not a chat completion chunk",
+                event=pos,
+            )
         if type(choices) is not list:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"choices is {describe(choices)}, not an array", event=pos
             )
+        usage = raw.get("usage") is not None
         for choice in choices:
-            yield from self._choice(choice, pos)
+            yield from self._choice(choice, pos, usage)
 
-    def _choice(self, choice: Any, pos: int) -> Iterator[Event]:
+    def _choice(self, choice: Any, pos: int, usage: bool = False) -> Iterator[Event]:
         if type(choice) is not dict:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"choice is {describe(choice)}, not an object", event=pos
             )
         number = slot_index(choice.get("index", 0), "choice index", pos, self.limits)
+        for member in _FOREIGN_CHOICE_MEMBERS:
+            if member in choice:
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT,
+                    f"choice with a {member!r} member: not a streamed delta",
+                    event=pos,
+                )
         delta = choice.get("delta")
         if delta is not None:
             if type(delta) is not dict:
                 raise ProtocolError(
                     Code.UNSUPPORTED_EVENT, f"delta is {describe(delta)}, not an object", event=pos
+                )
+            unknown = sorted(key for key in delta if key not in DELTA_MEMBERS)
+            if unknown:
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT,
+                    f"delta member {unknown[0][:40]!r} is not one this profile knows",
+                    event=pos,
                 )
             if delta.get("function_call") is not None:
                 raise ProtocolError(
@@ -286,6 +398,15 @@ class OpenAIChat(Profile):
                 raise ProtocolError(
                     Code.UNSUPPORTED_EVENT,
                     f"finish_reason is {describe(reason)}, not a string",
+                    event=pos,
+                )
+            first = self._finished.setdefault(number, (reason, pos))
+            if first[1] != pos:
+                raise ProtocolError(
+                    Code.DUPLICATE_TERMINAL,
+                    f"finish_reason {reason[:40]!r} for choice {number} repeats the one of"
+                    f" chunk {first[1]} ({first[0][:40]!r}); this chunk"
+                    f" {_what_else(raw_delta=delta, chunk_usage=usage)}",
                     event=pos,
                 )
             yield Finish(
@@ -367,3 +488,15 @@ def _error_text(error: Any) -> str:
         if isinstance(message, str):
             return message[:120]
     return describe(error)
+
+
+def _what_else(raw_delta: Any, chunk_usage: bool) -> str:
+    """What a chunk repeating a finish_reason carries besides it."""
+    carries = [] if raw_delta is None or raw_delta == {} else ["a delta"]
+    if chunk_usage:
+        carries.append("usage")
+    if not carries:
+        return "adds nothing else"
+    if carries == ["usage"]:
+        return "only adds usage"
+    return "also carries " + " and ".join(carries)

@@ -13,19 +13,22 @@ as is an item id announced at two output indices or a closing event whose
 arguments, which must equal the fragments byte for byte
 (``arguments_mismatch``); ``output_item.done`` is the call's terminal and
 needs ``function_call_arguments.done`` before it (``missing_terminal``
-otherwise).  A second ``output_item.done`` for an item is
-``duplicate_terminal``.
+otherwise).  A call with no delta at all is delivered whole: the first done
+event carrying arguments delivers them, and a second must agree.  A second
+``output_item.done`` for an item is ``duplicate_terminal``.
 
 The turn ends with ``response.completed``; ``response.incomplete`` and
 ``response.failed`` are end reasons that do not mean "execute"
-(``wrong_terminal_reason`` when the turn has calls); an ``error`` event is
-``provider_error``.  There is no "ended for tool use" reason in this API, so
-``terminal_without_calls`` does not apply.
+(``wrong_terminal_reason`` when the turn has calls), and ``response.failed``
+and an ``error`` event are ``provider_error``.  There is no "ended for tool
+use" reason in this API, so ``terminal_without_calls`` does not apply.
 
-Server-executed items (``web_search_call``, ``mcp_call``...) are reported as
-server calls, never executable; ``message`` and ``reasoning`` items are
-blocks; client-executed items other than ``function_call``
-(``custom_tool_call``, ``computer_call``...) are ``unsupported_call_type``.
+Server-executed items (:data:`SERVER_ITEMS`, a ``tool_search_call`` whose
+``execution`` is ``"server"``, any item marked ``"execution": "server"``) are
+reported as server calls, never executable; :data:`BLOCK_ITEMS` are blocks;
+client-executed items other than ``function_call`` (``custom_tool_call``,
+``computer_call``, a client-run ``tool_search_call``...) are
+``unsupported_call_type``; any other item type is ``unsupported_event``.
 Events that only carry text, reasoning or server-tool progress are ignored.
 One fixture holds one response: a second ``response.created`` is fatal
 (``toolstream import`` splits captures holding several).
@@ -59,7 +62,7 @@ from toolstream.profiles._base import (
     slot_index,
 )
 
-_SERVER_ITEMS = frozenset(
+SERVER_ITEMS = frozenset(
     {
         "web_search_call",
         "file_search_call",
@@ -70,16 +73,24 @@ _SERVER_ITEMS = frozenset(
         "mcp_approval_request",
     }
 )
-_OTHER_ITEMS = frozenset({"message", "reasoning"})
+"""Items the provider runs (or, for an MCP approval request, asks about):
+reported as server calls, never executable."""
+BLOCK_ITEMS = frozenset({"message", "reasoning", "compaction", "tool_search_output"})
+"""Items that carry no call: text, reasoning, a compaction summary, the
+result of a tool search."""
 # Client-executed items that are not functions: not supported, fail closed.
 _OTHER_CLIENT_ITEMS = frozenset(
     {"custom_tool_call", "computer_call", "local_shell_call", "shell_call", "apply_patch_call"}
 )
+# Items whose ``execution`` says who runs them (``"server"`` or
+# ``"client"``); a client-run one is not a function call, so unsupported.
+_EXECUTION_ITEMS = frozenset({"tool_search_call"})
 _ENDINGS = {
     "response.completed": "completed",
     "response.incomplete": "incomplete",
     "response.failed": "failed",
 }
+"""End events; ``response.failed`` also blocks the turn with ``provider_error``."""
 _PASSIVE_PREFIXES = (
     "response.content_part.",
     "response.output_text.",
@@ -111,7 +122,12 @@ class OpenAIResponses(Profile):
         self._items: dict[str, int] = {}
         self._kinds: dict[int, str] = {}
         self._restated: set[int] = set()
+        self._streamed: set[int] = set()
+        """Function calls whose arguments came as text before a closing event."""
         self._done: set[int] = set()
+        self._unread: set[int] = set()
+        """Items of a type the profile does not know: reported once, when
+        added; their closing event only ends their slot."""
 
     @classmethod
     def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
@@ -167,14 +183,19 @@ class OpenAIResponses(Profile):
                     key=key,
                     event=pos,
                 )
+            self._streamed.add(key[1])
             yield Fragment(pos=pos, key=key, id=None, name=None, text=text)
         elif kind == "response.function_call_arguments.done":
             key = self._route(raw, pos)
             # Recorded before the event is applied: if the restatement is
             # rejected the slot is blocked, and the output_item.done that
             # follows must not add a second finding for it.
+            first = key[1] not in self._restated
             self._restated.add(key[1])
-            yield from self._restate(raw.get("arguments"), key, pos)
+            if first and key[1] not in self._streamed:
+                yield from self._whole(raw.get("arguments"), key, pos)
+            else:
+                yield from self._restate(raw.get("arguments"), key, pos)
         elif kind == "response.output_item.added":
             yield from self._added(raw, pos)
         elif kind == "response.output_item.done":
@@ -190,10 +211,16 @@ class OpenAIResponses(Profile):
                 ends_slots=False,
             )
             yield Stop(pos=pos, scope=0)
+            if reason == "failed":
+                response = raw.get("response")
+                error = response.get("error") if isinstance(response, dict) else None
+                raise ProtocolError(
+                    Code.PROVIDER_ERROR,
+                    f"response.failed: {_message(error)}",
+                    event=pos,
+                )
         elif kind == "error":
-            message = raw.get("message")
-            text = message[:120] if isinstance(message, str) else "no message"
-            raise ProtocolError(Code.PROVIDER_ERROR, f"provider error: {text}", event=pos)
+            raise ProtocolError(Code.PROVIDER_ERROR, f"provider error: {_message(raw)}", event=pos)
         elif kind in _PASSIVE_EVENTS or kind.startswith(_PASSIVE_PREFIXES):
             return
         else:
@@ -244,23 +271,39 @@ class OpenAIResponses(Profile):
                         key=key,
                         event=pos,
                     )
+                self._streamed.add(index)
                 yield Fragment(pos=pos, key=key, id=None, name=None, text=arguments)
-        elif item_type in _SERVER_ITEMS:
+            return
+        kind = _kind_of(item)
+        if kind == SERVER:
             self._kinds.setdefault(index, SERVER)
             yield Open(pos=pos, key=key, id=None, name=item_type, kind=SERVER)
-        elif item_type in _OTHER_ITEMS:
+        elif kind == BLOCK:
             self._kinds.setdefault(index, BLOCK)
             yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
-        elif item_type in _OTHER_CLIENT_ITEMS:
+        elif kind == CLIENT:
             self._kinds.setdefault(index, CLIENT)
             yield Open(pos=pos, key=key, id=None, name=None, kind=CLIENT)
+            who = ""
+            if item_type in _EXECUTION_ITEMS:
+                execution = item.get("execution")
+                who = (
+                    f" whose execution is {describe(execution)}"
+                    if execution is not None
+                    else " that does not say who runs it"
+                )
             raise ProtocolError(
                 Code.UNSUPPORTED_CALL_TYPE,
-                f"output item of type {item_type!r}; only function_call is supported",
+                f"output item of type {item_type[:40]!r}{who}; only function_call is supported",
                 key=key,
                 event=pos,
             )
         else:
+            # The index is taken (no gap, no unknown_slot for its done); the
+            # item is reported once.
+            self._unread.add(index)
+            self._kinds.setdefault(index, BLOCK)
+            yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown output item type {item_type[:40]!r}", event=pos
             )
@@ -269,6 +312,9 @@ class OpenAIResponses(Profile):
         index, item = self._item(raw, pos)
         key = (0, index)
         self._check_item_id(item, index, pos)
+        if index in self._unread:
+            yield End(pos=pos, key=key)
+            return
         if index in self._done:
             # A second terminal: the machine reports duplicate_terminal (or
             # unknown_slot); the restatement it carries is not compared again.
@@ -276,15 +322,20 @@ class OpenAIResponses(Profile):
             return
         self._done.add(index)
         if self._kinds.get(index) == CLIENT and item["type"] == "function_call":
-            if index not in self._restated:
+            if index in self._restated:
+                if "arguments" in item:
+                    yield from self._restate(item.get("arguments"), key, pos)
+            elif index not in self._streamed and "arguments" in item:
+                # No delta and no function_call_arguments.done: the closing
+                # item delivers the call whole.
+                yield from self._whole(item.get("arguments"), key, pos)
+            else:
                 raise ProtocolError(
                     Code.MISSING_TERMINAL,
                     "output_item.done without function_call_arguments.done",
                     key=key,
                     event=pos,
                 )
-            if "arguments" in item:
-                yield from self._restate(item.get("arguments"), key, pos)
             # The closing item repeats the identity: a different call_id or
             # name is a second call in the same slot.
             yield Fragment(
@@ -294,7 +345,7 @@ class OpenAIResponses(Profile):
                 name=optional_text(item.get("name"), "name", key, pos),
                 text=None,
             )
-        elif index in self._kinds and _kind_of(item["type"]) != self._kinds[index]:
+        elif index in self._kinds and _kind_of(item) != self._kinds[index]:
             raise ProtocolError(
                 Code.IDENTITY_COLLISION,
                 f"output item {index} was added as another type and closed as"
@@ -332,6 +383,18 @@ class OpenAIResponses(Profile):
             )
         return key
 
+    def _whole(self, arguments: Any, key: tuple[int, int], pos: int) -> Iterator[Event]:
+        """The arguments of a call that had no delta, delivered whole by a
+        closing event: they are the call's one fragment."""
+        if type(arguments) is not str:
+            raise ProtocolError(
+                Code.NON_STRING_FRAGMENT,
+                f"arguments delivered whole are {describe(arguments)}, not a string",
+                key=key,
+                event=pos,
+            )
+        yield Fragment(pos=pos, key=key, id=None, name=None, text=arguments)
+
     def _restate(self, arguments: Any, key: tuple[int, int], pos: int) -> Iterator[Event]:
         if type(arguments) is not str:
             raise ProtocolError(
@@ -343,14 +406,28 @@ class OpenAIResponses(Profile):
         yield Restate(pos=pos, key=key, text=arguments)
 
 
-def _kind_of(item_type: str) -> str | None:
+def _kind_of(item: dict[str, Any]) -> str | None:
+    """CLIENT, SERVER or BLOCK for an output item, None when unknown."""
+    item_type = item["type"]
     if item_type == "function_call" or item_type in _OTHER_CLIENT_ITEMS:
         return CLIENT
-    if item_type in _SERVER_ITEMS:
+    if item_type in SERVER_ITEMS:
         return SERVER
-    if item_type in _OTHER_ITEMS:
+    if item_type in BLOCK_ITEMS:
         return BLOCK
+    execution = item.get("execution")
+    if execution == "server":
+        # A tool search the provider runs, or any item marked server-side.
+        return SERVER
+    if item_type in _EXECUTION_ITEMS:
+        # Run by the client, or not said: fail closed.
+        return CLIENT
     return None
+
+
+def _message(error: Any) -> str:
+    message = error.get("message") if isinstance(error, dict) else None
+    return message[:120] if isinstance(message, str) else "no message"
 
 
 def _reason_text(reason: str, raw: dict[str, Any]) -> str:

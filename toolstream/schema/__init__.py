@@ -48,7 +48,8 @@ by a linear-time automaton, see :mod:`toolstream.schema._regex`.  The
 fail-closed rule is:
 
 * refused at check time as ``unsupported_schema_keyword`` (with the reason):
-  backreferences, lookahead/lookbehind, ``\\p{...}``, inline flags, escapes
+  backreferences, lookahead/lookbehind, ``\\p{...}`` other than a general
+  category (``\\p{L}``, ``\\P{Letter}`` are run), inline flags, escapes
   whose meaning differs between engines, unescaped ``{ } ]`` literals,
   patterns longer than 1000 code points or larger than 5000 automaton states;
 * syntax errors are ``invalid_schema``;

@@ -26,6 +26,7 @@ from decimal import Decimal
 from typing import Any
 
 from toolstream.findings import Code, ProtocolError
+from toolstream.messages import excerpt
 from toolstream.schema import _json, _refs, _regex
 from toolstream.schema._json import short
 from toolstream.schema._keywords import SUPPORTED
@@ -170,9 +171,7 @@ class _Checker:
                 if target in active:
                     names = [*active]
                     trail = [*names[names.index(target) :], target]
-                    shown = " -> ".join("#" + p for p in trail)
-                    if len(shown) > 200:
-                        shown = shown[:197] + "..."
+                    shown = excerpt(" -> ".join("#" + p for p in trail), 200)
                     raise _invalid(
                         f"$ref/anyOf cycle that never moves into the instance: {shown}",
                         keyword,

@@ -16,6 +16,8 @@ import math
 from decimal import Decimal
 from typing import Any
 
+from toolstream.messages import excerpt
+
 JSON_TYPES = ("null", "boolean", "object", "array", "number", "string", "integer")
 
 MAX_EXACT_EXPONENT = 4_000
@@ -217,10 +219,7 @@ def short(value: Any, limit: int = MAX_REPR) -> str:
     """A rendering of ``value`` for a message, at most about ``limit`` characters."""
     out: list[str] = []
     left = _render(value, out, limit)
-    text = "".join(out)
-    if left < 0 or len(text) > limit:
-        text = text[: limit - 3] + "..."
-    return text
+    return excerpt("".join(out), limit, cut=left < 0)
 
 
 # --- JSON pointers --------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from toolstream.findings import ProtocolError
+from toolstream.messages import excerpt
 from toolstream.schema import _json, _regex
 from toolstream.schema._json import short
 
@@ -259,9 +260,7 @@ def any_of(scope: Scope, value: Any, instance: Any, schema: dict[str, Any]) -> I
     for index, first in enumerate(firsts):
         at = "" if first.path == scope.path else f" at {short(first.path, 40)}"
         details.append(f"[{index}]{at}: {first.message}")
-    summary = "; ".join(details)
-    if len(summary) > MAX_ANYOF_DETAIL:
-        summary = summary[: MAX_ANYOF_DETAIL - 3] + "..."
+    summary = excerpt("; ".join(details), MAX_ANYOF_DETAIL)
     yield scope.error(
         "anyOf", f"{short(instance)} is not valid under any of the anyOf schemas ({summary})"
     )

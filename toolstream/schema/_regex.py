@@ -25,8 +25,15 @@ Supported syntax, with ECMA-262 meaning (``u`` flag, no other flags):
 * quantifiers ``* + ? {n} {n,} {n,m}`` (``n, m <=`` :data:`MAX_REPEAT`),
   greedy or lazy (the difference is irrelevant to a yes/no search).
 
+* Unicode general categories ``\\p{L}``, ``\\p{Letter}``,
+  ``\\p{gc=Lu}``, ``\\p{General_Category=Decimal_Number}`` and their
+  negations ``\\P{...}``, from :mod:`unicodedata` (Python's Unicode
+  version, which may be older or newer than a given engine's).
+
 Refused as ``unsupported_schema_keyword``: backreferences (``\\1``,
-``\\k<name>``), lookahead and lookbehind, ``\\p{...}``, inline flags,
+``\\k<name>``), lookahead and lookbehind, property escapes other than
+general categories (scripts ``\\p{Script=Greek}``, binary properties
+``\\p{Alphabetic}``), inline flags,
 escapes of letters or digits with no ECMA meaning (``\\a``, ``\\z``...),
 unescaped ``{ } ]`` used as literals, patterns longer than
 :data:`MAX_PATTERN_LENGTH` code points, groups nested deeper than
@@ -39,6 +46,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import unicodedata
 from dataclasses import dataclass
 
 from toolstream.findings import Code
@@ -131,6 +139,78 @@ _CLASS_ESCAPES: dict[str, Ranges] = {
 _CONTROL_ESCAPES = {"t": 0x09, "n": 0x0A, "v": 0x0B, "f": 0x0C, "r": 0x0D}
 _HEX = frozenset("0123456789abcdefABCDEF")
 _QUANTIFIER_START = frozenset("*+?{")
+
+
+# General categories (ECMA-262 table "Value aliases and canonical values
+# for the Unicode property General_Category"), each standing for the
+# two-letter categories of unicodedata it unites.
+_CATEGORY_GROUPS: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("L", "Letter"): ("Lu", "Ll", "Lt", "Lm", "Lo"),
+    ("LC", "Cased_Letter"): ("Lu", "Ll", "Lt"),
+    ("Lu", "Uppercase_Letter"): ("Lu",),
+    ("Ll", "Lowercase_Letter"): ("Ll",),
+    ("Lt", "Titlecase_Letter"): ("Lt",),
+    ("Lm", "Modifier_Letter"): ("Lm",),
+    ("Lo", "Other_Letter"): ("Lo",),
+    ("M", "Mark", "Combining_Mark"): ("Mn", "Mc", "Me"),
+    ("Mn", "Nonspacing_Mark"): ("Mn",),
+    ("Mc", "Spacing_Mark"): ("Mc",),
+    ("Me", "Enclosing_Mark"): ("Me",),
+    ("N", "Number"): ("Nd", "Nl", "No"),
+    ("Nd", "Decimal_Number", "digit"): ("Nd",),
+    ("Nl", "Letter_Number"): ("Nl",),
+    ("No", "Other_Number"): ("No",),
+    ("P", "Punctuation", "punct"): ("Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po"),
+    ("Pc", "Connector_Punctuation"): ("Pc",),
+    ("Pd", "Dash_Punctuation"): ("Pd",),
+    ("Ps", "Open_Punctuation"): ("Ps",),
+    ("Pe", "Close_Punctuation"): ("Pe",),
+    ("Pi", "Initial_Punctuation"): ("Pi",),
+    ("Pf", "Final_Punctuation"): ("Pf",),
+    ("Po", "Other_Punctuation"): ("Po",),
+    ("S", "Symbol"): ("Sm", "Sc", "Sk", "So"),
+    ("Sm", "Math_Symbol"): ("Sm",),
+    ("Sc", "Currency_Symbol"): ("Sc",),
+    ("Sk", "Modifier_Symbol"): ("Sk",),
+    ("So", "Other_Symbol"): ("So",),
+    ("Z", "Separator"): ("Zs", "Zl", "Zp"),
+    ("Zs", "Space_Separator"): ("Zs",),
+    ("Zl", "Line_Separator"): ("Zl",),
+    ("Zp", "Paragraph_Separator"): ("Zp",),
+    ("C", "Other"): ("Cc", "Cf", "Cs", "Co", "Cn"),
+    ("Cc", "Control", "cntrl"): ("Cc",),
+    ("Cf", "Format"): ("Cf",),
+    ("Cs", "Surrogate"): ("Cs",),
+    ("Co", "Private_Use"): ("Co",),
+    ("Cn", "Unassigned"): ("Cn",),
+}
+_CATEGORY_VALUES = {name: cats for names, cats in _CATEGORY_GROUPS.items() for name in names}
+_GENERAL_CATEGORY_NAMES = frozenset({"General_Category", "gc"})
+_SCRIPT_NAMES = frozenset({"Script", "sc", "Script_Extensions", "scx"})
+
+
+@functools.cache
+def _two_letter_categories() -> dict[str, Ranges]:
+    """Every code point's category from :mod:`unicodedata` (Python's
+    Unicode version: ``unicodedata.unidata_version``), as ranges; built
+    once, on the first pattern that needs it."""
+    found: dict[str, list[tuple[int, int]]] = {}
+    category = unicodedata.category
+    current = category("\x00")
+    start = 0
+    for cp in range(1, _MAX_CP + 1):
+        here = category(chr(cp))
+        if here != current:
+            found.setdefault(current, []).append((start, cp - 1))
+            current, start = here, cp
+    found.setdefault(current, []).append((start, _MAX_CP))
+    return {name: tuple(ranges) for name, ranges in found.items()}
+
+
+@functools.cache
+def _category_ranges(categories: tuple[str, ...]) -> Ranges:
+    table = _two_letter_categories()
+    return _normalize([r for name in categories for r in table.get(name, ())])
 
 
 def _in(ranges: Ranges, cp: int) -> bool:
@@ -369,6 +449,34 @@ class _Parser:
             self.pos = saved
         return value
 
+    def _property_escape(self, letter: str, at: int) -> Ranges:
+        """``\\p{...}`` / ``\\P{...}`` (cursor after the letter): a general
+        category, by short or long name, alone or as ``General_Category=``
+        / ``gc=``.  Scripts and binary properties are refused."""
+        end = self.src.find("}", self.pos)
+        if self.peek() != "{" or end < 0:
+            raise _invalid(f"'\\{letter}' at offset {at} needs a {{property}}")
+        body = self.src[self.pos + 1 : end]
+        self.pos = end + 1
+        name, equals, value = body.partition("=")
+        if equals and name not in _GENERAL_CATEGORY_NAMES:
+            what = "a script" if name in _SCRIPT_NAMES else f"the property {name[:40]!r}"
+            raise _unsupported(
+                f"'\\{letter}{{{body[:60]}}}' at offset {at} names {what}; only general"
+                " categories are supported"
+            )
+        wanted = value if equals else name
+        categories = _CATEGORY_VALUES.get(wanted)
+        if categories is None:
+            if equals:
+                raise _invalid(f"unknown general category {wanted[:40]!r} at offset {at}")
+            raise _unsupported(
+                f"'\\{letter}{{{body[:60]}}}' at offset {at} is not a general category;"
+                " scripts and binary properties are not supported"
+            )
+        ranges = _category_ranges(categories)
+        return _complement(ranges) if letter == "P" else ranges
+
     def _simple_escape(self, letter: str, at: int, in_class: bool) -> Ranges | int:
         """Escapes common to atoms and classes (cursor after the letter)."""
         if letter == "":
@@ -389,7 +497,7 @@ class _Parser:
         if letter == "k":
             raise _unsupported(f"named backreference at offset {at} is not supported")
         if letter in "pP":
-            raise _unsupported(f"Unicode property escape at offset {at} is not supported")
+            return self._property_escape(letter, at)
         if letter.isascii() and letter.isalnum():
             raise _unsupported(
                 f"escape '\\{letter}' at offset {at} has no ECMA-262 meaning"

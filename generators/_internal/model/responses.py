@@ -340,8 +340,10 @@ WIRE = Wire(
     render=_render,
     blocky=True,
     tool_reason=None,
-    wrong_reasons=("response.incomplete", "response.failed"),
-    repeat_reasons=tuple(RESPONSE_ENDINGS),
+    # Not response.failed: the validator also reads it as the provider's
+    # error (provider_error), so it is no operator's one code.
+    wrong_reasons=("response.incomplete",),
+    repeat_reasons=tuple(e for e in RESPONSE_ENDINGS if e != "response.failed"),
     index_key="output_index",
     index_kinds=("start", "stop"),
     error_events=tuple(

@@ -22,8 +22,9 @@ def wrong_finish(draw: Draw, turn: Turn, fx: Effects) -> None:
     Anthropic ``max_tokens``, ``end_turn``, ``stop_sequence``, ``refusal``,
     ``pause_turn``; Responses ``response.incomplete`` (with
     ``incomplete_details.reason`` ``max_output_tokens`` or
-    ``content_filter``) or ``response.failed`` instead of
-    ``response.completed``; Bedrock ``stopReason`` ``max_tokens``,
+    ``content_filter``) instead of ``response.completed`` (not
+    ``response.failed``, which is also ``provider_error``); Bedrock
+    ``stopReason`` ``max_tokens``,
     ``end_turn``, ``stop_sequence``, ``guardrail_intervened``,
     ``content_filtered``.
 
@@ -63,8 +64,9 @@ def duplicate_terminal(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Send a terminal twice: a second ``finish_reason`` in the choice
     (OpenAI/Mistral), a second ``message_delta.stop_reason``, a second
     ``message_stop`` or a second ``content_block_stop`` for a block
-    (Anthropic), a second ``response.completed`` (or ``.incomplete`` /
-    ``.failed``) or a second ``output_item.done`` for a call or an item
+    (Anthropic), a second ``response.completed`` (or ``.incomplete``; not
+    ``.failed``, also ``provider_error``) or a second ``output_item.done`` for
+    a call or an item
     (Responses), a second ``messageStop`` or ``contentBlockStop`` (Bedrock),
     anywhere after the first.
 
