@@ -17,7 +17,7 @@ from tests.test_corpus_support import ROOT
 from tests.test_serve import request
 from toolstream import validate
 from toolstream.capture import read_capture
-from toolstream.importer.core import stream_item
+from toolstream.importer.core import import_capture, stream_item
 from toolstream.profiles import PROFILES
 from toolstream.serve import ENDPOINTS, Server, running
 
@@ -58,7 +58,7 @@ def listing(server: Server) -> list[dict[str, Any]]:
     return cases
 
 
-# Each way a client reaches a case: (profile, how, path for the case's model, body).
+# Each way a client reaches a case: its profile, and the path ({model}: the case's model).
 ROUTES = {
     "gemini-sse": ("gemini", "/v1beta/models/{model}:streamGenerateContent?alt=sse"),
     "gemini-array": ("gemini", "/v1beta/models/{model}:streamGenerateContent"),
@@ -94,6 +94,7 @@ def _served(listing: list[dict[str, Any]], profile: str) -> list[dict[str, Any]]
 
 
 def _fixture(listing: list[dict[str, Any]], case_id: str) -> dict[str, Any]:
+    """The fixture served as ``case_id`` (GET /cases lists them in the order given)."""
     (position,) = [i for i, case in enumerate(listing) if case["id"] == case_id]
     return CASES[position]
 
@@ -125,12 +126,16 @@ def test_fetched_stream_imports_to_the_cases_verdict(
             assert [r.event for r in capture.records] == [item["type"] for item in items]
         elif capture.format == "sse":
             assert all(r.event is None for r in capture.records)
-        imported = {
-            "profile": profile,
-            "tool_schemas": fixture["tool_schemas"],
-            **({"request": fixture["request"]} if "request" in fixture else {}),
-            key: items,
-        }
+        result = import_capture(
+            data,
+            source_name=route,
+            tool_schemas=fixture["tool_schemas"],
+            request=fixture.get("request"),
+        )
+        assert (result.profile, result.warnings) == (profile, [])  # detected, no warning
+        (turn,) = result.turns
+        imported = turn.fixture
+        assert imported[key] == fixture[key]
         got, want = validate(imported), validate(fixture)
         assert (got.status, got.codes) == (want.status, want.codes)
         assert [(c.id, c.name, c.arguments) for c in got.calls] == [
