@@ -17,6 +17,16 @@ from tests.test_corpus_support import (
     seed,
     verdict,
 )
+from tests.wire_builders import (
+    gem_call,
+    gem_chunk,
+    gem_finish,
+    gem_more,
+    gem_open,
+    gemini,
+    pa,
+    streamed_city,
+)
 from toolstream.adapters import registry
 from toolstream.adapters.base import Adapter, AdapterCall, AdapterResult
 from toolstream.api import validate_bytes
@@ -254,3 +264,113 @@ def test_adapter_predicate_refuses_what_cannot_run() -> None:
     with pytest.raises(S.ShrinkError, match="unknown adapter") as info:
         S.load_adapter("no-such-adapter")
     assert info.value.usage
+
+
+# -- the issue-14 wires' slot pieces ---------------------------------------------------
+
+
+def _merged_each_way(fixture: dict[str, Any]) -> None:
+    """Every pair the shrinker would merge keeps the verdict and the calls."""
+    before = validate_bytes(S.encode(fixture))
+    for first, second, drop in S.fragment_pairs(fixture):
+        after = validate_bytes(S.encode(S.merge_pair(fixture, first, second, drop)))
+        assert (after.status, after.codes) == (before.status, before.codes), second
+        assert [c.arguments for c in after.calls] == [c.arguments for c in before.calls]
+
+
+def test_gemini_merges_only_the_middle_pieces_of_a_continued_string() -> None:
+    """The first entry of a string has nothing to join; the last one ends the
+    string (and here the call): merging it would drop the end."""
+    fixture = gemini([*streamed_city("S\u00e3o Paulo", cuts=(1, 3, 5, 7)), gem_finish()])
+    assert validate_bytes(S.encode(fixture)).status == "pass"
+    assert S.slots(fixture) == [(0, 0)]
+    texts = [S.get_at(fixture, text) for _, text, _, _ in S._fragments(fixture)]
+    assert texts == ["S", "\u00e3o", " P", "au", "lo"]
+    merged_into = [S.get_at(fixture, second) for _, second, _ in S.fragment_pairs(fixture)]
+    assert merged_into == ["\u00e3o", " P", "au"]
+    _merged_each_way(fixture)
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        # a continuation that brings the call's id: not only text
+        [
+            gem_chunk(gem_open()),
+            gem_chunk(gem_more(pa("$.city", "Bo", more=True))),
+            gem_chunk(gem_more(pa("$.city", "st", more=True), id="fc_1")),
+            gem_chunk(gem_more(pa("$.city", "on"))),
+        ],
+        # two entries in one part: its text is not one string's piece
+        [
+            gem_chunk(gem_open()),
+            gem_chunk(gem_more(pa("$.days", 3), pa("$.city", "Bo", more=True))),
+            gem_chunk(gem_more(pa("$.city", "st", more=True))),
+            gem_chunk(gem_more(pa("$.city", "on"))),
+        ],
+        # another path: the string before it was not continuing
+        [
+            gem_chunk(gem_open()),
+            gem_chunk(gem_more(pa("$.city", "Boston"))),
+            gem_chunk(gem_more(pa("$.unit", "c", more=True))),
+            gem_chunk(gem_more(pa("$.unit", "elsius"))),
+        ],
+    ],
+    ids=["id", "two-entries", "new-path"],
+)
+def test_gemini_pieces_with_more_than_a_string_piece_are_not_merged(chunks: list[Any]) -> None:
+    fixture = gemini([*chunks, gem_finish()], schemas={"weather": {"type": "object"}})
+    assert S.fragment_pairs(fixture) == []
+
+
+def test_gemini_merging_keeps_a_broken_continuation_broken() -> None:
+    fixture = gemini(
+        [
+            gem_chunk(gem_open()),
+            gem_chunk(gem_more(pa("$.city", "Bo", more=True))),
+            gem_chunk(gem_more(pa("$.city", "st", more=True))),
+            gem_chunk(gem_more(pa("$.city", 3))),
+            gem_finish(),
+        ]
+    )
+    assert "broken_string_continuation" in validate_bytes(S.encode(fixture)).codes
+    assert len(S.fragment_pairs(fixture)) == 1
+    _merged_each_way(fixture)
+
+
+def test_gemini_calls_are_numbered_per_candidate_and_dropped_whole() -> None:
+    fixture = gemini(
+        [
+            gem_chunk(gem_call("weather", id="a")),
+            gem_chunk(gem_call("clock", {}, id="b"), candidate=1),
+            *streamed_city("Oslo", cuts=(2,)),
+            gem_finish(),
+        ]
+    )
+    assert S.slots(fixture) == [(0, 0), (1, 0), (0, 1)]
+    dropped = S.drop_slot(fixture, (0, 1))
+    assert [c["candidates"][0]["content"]["parts"] for c in dropped["chunks"]] == [
+        [gem_call("weather", id="a")],
+        [gem_call("clock", {}, id="b")],
+        [{"text": ""}],
+    ]
+
+
+@pytest.mark.parametrize("profile", ["gemini-interactions", "cohere"])
+def test_text_wires_merge_every_delta_and_keep_the_verdict(profile: str) -> None:
+    fixture = seed(
+        {"gemini-interactions": "gemini-interactions-output-and-two-calls",
+         "cohere": "cohere-plan-and-two-calls"}[profile]
+    )  # fmt: skip
+    pairs = S.fragment_pairs(fixture)
+    assert len(pairs) >= 2
+    _merged_each_way(fixture)
+
+
+def test_bedrock_invoke_frames_are_dropped_whole_never_edited() -> None:
+    fixture = seed("bedrock-invoke-text-and-two-tools")
+    pieces = S._pieces(fixture)
+    assert pieces and all(len(path) == 2 and text is None and not plain
+                          for _, path, text, plain in pieces)  # fmt: skip
+    assert S.slots(fixture) == [0, 1, 2]
+    assert S.argument_texts(fixture) == []  # nothing points into the base64

@@ -167,6 +167,9 @@ except ImportError:  # pragma: no cover - the package is part of the repository
 @pytest.mark.skipif(not HAVE_GENERATORS, reason="generators.mutants not importable")
 @pytest.mark.parametrize("name", sorted(SEEDS))
 def test_generator_mutants(name: str) -> None:
+    if not generators.applicable(SEEDS[name]):
+        pytest.skip(f"the generator does not model the {SEEDS[name]['profile']} profile")
+
     @_settings(40)
     @given(generators.mutants(SEEDS[name]))
     def check(mutant: Any) -> None:

@@ -35,8 +35,6 @@ PATHS = {
     "anthropic": "/v1/messages",
     "openai-responses": "/v1/responses",
 }
-# Profiles other work adds; each needs an endpoint module and a row once it is here.
-ADDED_ELSEWHERE = {"gemini", "gemini-interactions", "cohere", "bedrock-invoke"}
 
 
 def sample_cases(step: int = 40) -> list[Path]:
@@ -100,21 +98,7 @@ def case_json(path: Path) -> dict[str, Any]:
 # -- the endpoint table ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "profile",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(
-                reason=f"{name}: profile added by other work; its endpoint comes with it",
-                strict=True,
-            )
-            if name in ADDED_ELSEWHERE
-            else (),
-        )
-        for name in sorted(PROFILES)
-    ],
-)
+@pytest.mark.parametrize("profile", sorted(PROFILES))
 def test_every_profile_has_an_endpoint(profile: str) -> None:
     assert profile in ENDPOINTS, f"no serve endpoint for profile {profile!r}"
     endpoint = ENDPOINTS[profile]

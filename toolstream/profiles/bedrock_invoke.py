@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from toolstream.events import Event
 from toolstream.findings import Code, ProtocolError
-from toolstream.profiles._base import Profile, describe
+from toolstream.profiles._base import Profile, SlotPiece, describe
 from toolstream.profiles.anthropic import AnthropicMessages
 from toolstream.strict_json import loads_strict
 
@@ -61,6 +62,28 @@ class BedrockInvoke(Profile):
         self._inner: Profile | None = None
         model = self.request.get("modelId")
         self._model = model if type(model) is str else None
+
+    @classmethod
+    def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
+        """The pieces the ``anthropic`` profile finds in the wrapped events,
+        each at its whole ``chunk`` frame.  The argument text is inside the
+        base64 ``bytes``, where no path can point at it: no piece carries
+        text, none is plain (a frame is dropped, never merged)."""
+        inner: list[Any] = []
+        frames: list[int] = []
+        for i, event in enumerate(items):
+            body = event.get("chunk") if isinstance(event, dict) and len(event) == 1 else None
+            data = body.get("bytes") if isinstance(body, dict) else None
+            if not isinstance(data, str):
+                continue
+            try:
+                decoded = json.loads(base64.b64decode(data, validate=True).decode("utf-8"))
+            except (binascii.Error, ValueError, RecursionError):
+                continue  # a frame the profile would reject: left out
+            inner.append(decoded)
+            frames.append(i)
+        for piece in AnthropicMessages.slot_pieces(inner):
+            yield SlotPiece(piece.slot, (frames[int(piece.path[0])],))
 
     def feed(self, raw: Any, pos: int) -> Iterable[Event]:
         if type(raw) is not dict or len(raw) != 1:

@@ -31,12 +31,19 @@ the turn.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from toolstream.events import CLIENT, Begin, End, Event, Finish, Fragment, Open, SlotKey, Stop
 from toolstream.findings import Code, ProtocolError
-from toolstream.profiles._base import Profile, describe, optional_text, slot_index
+from toolstream.profiles._base import (
+    Profile,
+    SlotPiece,
+    StreamPath,
+    describe,
+    optional_text,
+    slot_index,
+)
 
 NO_TOOL_DATA_EVENTS = frozenset(
     {
@@ -58,6 +65,37 @@ class Cohere(Profile):
     stream_key = "events"
     has_choices = False
     closed_world = True
+
+    @classmethod
+    def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
+        """Every ``tool-call-*`` event with an integer ``index`` is a piece
+        of that call.  The start's and each delta's
+        ``delta.message.tool_calls.function.arguments`` is its text; a delta
+        holding nothing but that text is plain (the start, which carries
+        the id and name, takes the text of the next piece)."""
+        for i, event in enumerate(items):
+            if not (isinstance(event, dict) and type(event.get("index")) is int):
+                continue
+            kind = event.get("type")
+            if kind not in ("tool-call-start", "tool-call-delta", "tool-call-end"):
+                continue
+            delta = event.get("delta")
+            message = delta.get("message") if isinstance(delta, dict) else None
+            call = message.get("tool_calls") if isinstance(message, dict) else None
+            function = call.get("function") if isinstance(call, dict) else None
+            arguments = function.get("arguments") if isinstance(function, dict) else None
+            has_text = isinstance(function, dict) and (
+                arguments is None or isinstance(arguments, str)
+            )
+            where: StreamPath = (i, "delta", "message", "tool_calls", "function", "arguments")
+            only_text = {"message": {"tool_calls": {"function": {"arguments": arguments}}}}
+            plain = (
+                kind == "tool-call-delta"
+                and isinstance(arguments, str)
+                and set(event) == {"type", "index", "delta"}
+                and delta == only_text
+            )
+            yield SlotPiece(event["index"], (i,), where if has_text else None, plain)
 
     def feed(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict or type(raw.get("type")) is not str:

@@ -64,7 +64,7 @@ refused), is ``provider_error``.  Any finding blocks the turn.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,7 +81,15 @@ from toolstream.events import (
     Stop,
 )
 from toolstream.findings import Code, ProtocolError
-from toolstream.profiles._base import Profile, describe, open_call, optional_text, slot_index
+from toolstream.profiles._base import (
+    Profile,
+    SlotPiece,
+    StreamPath,
+    describe,
+    open_call,
+    optional_text,
+    slot_index,
+)
 from toolstream.profiles.partial_args import Reassembly, canonical_json
 
 ACCEPTED_REASONS = frozenset({"STOP"})
@@ -107,6 +115,9 @@ NO_TOOL_DATA_PARTS = frozenset(
 )
 _CALL_MEMBERS = frozenset({"name", "id", "args", "partialArgs", "willContinue"})
 _CALL_PARTS = frozenset({"functionCall", "toolCall"})
+# Chunk members that say nothing about the turn: a chunk holding only these
+# and one part can be deleted whole when the part is.
+_METADATA = frozenset({"candidates", "modelVersion", "responseId", "createTime"})
 
 
 @dataclass
@@ -129,6 +140,80 @@ class Gemini(Profile):
         self._calls: dict[int, int] = {}
         self._open: dict[int, _Streamed] = {}
         self._finished: set[int] = set()
+
+    @classmethod
+    def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
+        """Every ``functionCall`` or ``toolCall`` part is a piece of its call
+        slot (a part with a ``name``, or a ``toolCall``, is the candidate's
+        next call; any other ``functionCall`` part continues the last one).
+        A part with one ``partialArgs`` entry holding a ``stringValue``
+        carries that string as its text.  It is plain only when it is a
+        middle piece of a continued string: the part holds nothing but that
+        entry and ``willContinue: true``, the entry says ``willContinue:
+        true`` too, and the slot's previous entry was the same path's
+        string, also continuing.  Merged into that entry, the string is the
+        same and both still continue; an entry that ends its string or its
+        call is never plain, since merging it would drop the end."""
+        calls: dict[int, int] = {}
+        continuing: dict[
+            Any, str | None
+        ] = {}  # slot: path of its last entry, if a continued string
+        for ci, chunk in enumerate(items):
+            candidates = chunk.get("candidates") if isinstance(chunk, dict) else None
+            if not isinstance(candidates, list):
+                continue
+            for hi, candidate in enumerate(candidates):
+                content = candidate.get("content") if isinstance(candidate, dict) else None
+                parts = content.get("parts") if isinstance(content, dict) else None
+                number = candidate.get("index", 0) if isinstance(candidate, dict) else None
+                if not isinstance(parts, list) or type(number) is not int:
+                    continue
+                alone = (
+                    len(candidates) == 1
+                    and len(parts) == 1
+                    and set(chunk) <= _METADATA
+                    and set(candidate) <= {"content", "index"}
+                )
+                for pi, part in enumerate(parts):
+                    if not isinstance(part, dict):
+                        continue
+                    call = part.get("functionCall")
+                    if "toolCall" in part or (isinstance(call, dict) and "name" in call):
+                        calls[number] = calls.get(number, 0) + 1
+                    elif not isinstance(call, dict) or number not in calls:
+                        continue
+                    slot = (number, calls[number] - 1)
+                    path: StreamPath = (ci, "candidates", hi, "content", "parts", pi)
+                    entries = call.get("partialArgs") if isinstance(call, dict) else None
+                    entry = entries[0] if isinstance(entries, list) and len(entries) == 1 else None
+                    string = isinstance(entry, dict) and isinstance(entry.get("stringValue"), str)
+                    text: StreamPath | None = (
+                        (*path, "functionCall", "partialArgs", 0, "stringValue") if string else None
+                    )
+                    more = isinstance(entry, dict) and entry.get("willContinue") is True
+                    entry_path = entry.get("jsonPath") if isinstance(entry, dict) else None
+                    plain = (
+                        string
+                        and more
+                        and set(part) == {"functionCall"}
+                        and isinstance(call, dict)
+                        and set(call) == {"partialArgs", "willContinue"}
+                        and call["willContinue"] is True
+                        and set(entry or ()) == {"jsonPath", "stringValue", "willContinue"}
+                        and continuing.get(slot) is not None
+                        and continuing.get(slot) == entry_path
+                    )
+                    if isinstance(entries, list) and entries:
+                        last = entries[-1]
+                        continued = (
+                            len(entries) == 1
+                            and string
+                            and more
+                            and isinstance(last, dict)
+                            and isinstance(last.get("jsonPath"), str)
+                        )
+                        continuing[slot] = entry_path if continued else None
+                    yield SlotPiece(slot, (ci,) if alone else path, text, bool(plain))
 
     def feed(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict:

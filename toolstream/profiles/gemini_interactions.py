@@ -35,7 +35,7 @@ finding blocks the turn.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from toolstream.events import (
@@ -51,7 +51,14 @@ from toolstream.events import (
     Stop,
 )
 from toolstream.findings import Code, ProtocolError
-from toolstream.profiles._base import Profile, describe, open_call, slot_index
+from toolstream.profiles._base import (
+    Profile,
+    SlotPiece,
+    StreamPath,
+    describe,
+    open_call,
+    slot_index,
+)
 
 # Step and delta types of the Interactions API (the ``Step`` and
 # ``StepDeltaData`` unions of google-genai's interactions types).
@@ -109,6 +116,29 @@ class GeminiInteractions(Profile):
     def __init__(self, request: Any, limits: Any) -> None:
         super().__init__(request, limits)
         self._kinds: dict[int, str] = {}
+
+    @classmethod
+    def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
+        """Every ``step.*`` event with an integer ``index`` is a piece of
+        that step; an ``arguments_delta`` carries ``delta.arguments`` and is
+        plain when the event holds nothing else."""
+        for i, event in enumerate(items):
+            if not (isinstance(event, dict) and type(event.get("index")) is int):
+                continue
+            kind = event.get("event_type")
+            if not (isinstance(kind, str) and kind.startswith("step.")):
+                continue
+            delta = event.get("delta")
+            plain = (
+                kind == "step.delta"
+                and isinstance(delta, dict)
+                and delta.get("type") == "arguments_delta"
+                and isinstance(delta.get("arguments"), str)
+                and set(delta) == {"type", "arguments"}
+                and set(event) == {"event_type", "index", "delta"}
+            )
+            text: StreamPath | None = (i, "delta", "arguments") if plain else None
+            yield SlotPiece(event["index"], (i,), text, plain)
 
     def feed(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict or type(raw.get("event_type")) is not str:

@@ -2,7 +2,7 @@
 
 Point a client's base URL at a :class:`Server` and it receives a case's
 stream exactly as the provider would send it: the provider's path, headers,
-framing (SSE or binary AWS event-stream) and error shapes, cut into writes
+framing (SSE, binary AWS event-stream, or a streamed JSON array) and error shapes, cut into writes
 as a transport variant says::
 
     with toolstream.serve.running("corpus/cases") as server:

@@ -459,6 +459,7 @@ class Server:
         except TransportError as error:
             raise _Refused(endpoint.error(Problem.BAD_TRANSPORT, str(error))) from None
         entry["transport"] = transport.spec
+        endpoint = endpoint.for_query(urlsplit(handler.path).query)
         inapplicable = transport.applies_to(endpoint)
         if inapplicable is not None:
             raise _Refused(endpoint.error(Problem.BAD_TRANSPORT, inapplicable))

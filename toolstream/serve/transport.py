@@ -65,6 +65,10 @@ class Variant(str, Enum):
     """``pause:SECONDS``: the pause between two writes (default 0.001)."""
 
 
+_BODIES = {"eventstream": "binary event-stream frames", "json-array": "a JSON array"}
+"""What a body other than SSE is, for the refusal of an SSE-only variant."""
+
+
 class TransportError(ValueError):
     """A malformed or inapplicable spec (the message is one line)."""
 
@@ -99,10 +103,8 @@ class Transport:
             if used
         ]
         if text_only:
-            return (
-                f"transport {', '.join(text_only)} is for SSE; {endpoint.title} sends binary"
-                " event-stream frames"
-            )
+            sends = _BODIES.get(endpoint.framing, endpoint.framing)
+            return f"transport {', '.join(text_only)} is for SSE; {endpoint.title} sends {sends}"
         return None
 
 

@@ -20,6 +20,10 @@ from toolstream.serve.endpoints._base import (
 )
 from toolstream.serve.endpoints.anthropic import AnthropicMessages
 from toolstream.serve.endpoints.bedrock import BedrockConverseStream
+from toolstream.serve.endpoints.bedrock_invoke import BedrockInvokeWithResponseStream
+from toolstream.serve.endpoints.cohere import CohereChat
+from toolstream.serve.endpoints.gemini import GeminiStreamGenerateContent
+from toolstream.serve.endpoints.gemini_interactions import GeminiInteractions
 from toolstream.serve.endpoints.openai_chat import MistralChat, OpenAIChat
 from toolstream.serve.endpoints.openai_responses import OpenAIResponses
 
@@ -29,6 +33,10 @@ ENDPOINTS: dict[str, Endpoint] = {
     "anthropic": AnthropicMessages(),
     "openai-responses": OpenAIResponses(),
     "bedrock": BedrockConverseStream(),
+    "gemini": GeminiStreamGenerateContent(),
+    "gemini-interactions": GeminiInteractions(),
+    "cohere": CohereChat(),
+    "bedrock-invoke": BedrockInvokeWithResponseStream(),
 }
 
 __all__ = [

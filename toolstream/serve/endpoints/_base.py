@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from toolstream.serve.cases import encode
 
-Framing = Literal["sse", "eventstream"]
+Framing = Literal["sse", "eventstream", "json-array"]
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,8 @@ class SSEEvent:
 
 
 Record = SSEEvent | bytes
-"""An SSE event, or one binary event-stream frame."""
+"""An SSE event, or the bytes of one record of a non-SSE body (a binary
+event-stream frame, an element of a streamed JSON array)."""
 
 
 class Problem(str, Enum):
@@ -112,6 +113,11 @@ class Endpoint:
         if body.get("stream") is not True:
             return f'{self.title} is only served streamed: send "stream": true'
         return None
+
+    def for_query(self, query: str) -> Endpoint:
+        """The endpoint that serves a request with this query string: itself,
+        unless the query chooses the framing (Gemini's ``alt=sse``)."""
+        return self
 
     def records(self, stream: Sequence[Any]) -> list[Record]:  # pragma: no cover - abstract
         """The wire records of a case's stream items, in order."""
