@@ -685,3 +685,27 @@ def test_invoke_binary_eventstream_is_detected_unwrapped_and_passes(tmp_path: Pa
     assert result.exit_code == 0, result.output
     assert "profile bedrock-invoke" in result.output
     assert "provider_error" in validate(json.loads(out.read_text())).codes
+
+
+NEW_WIRE_SEEDS = sorted(
+    p
+    for p in (Path(__file__).resolve().parents[1] / "corpus" / "seeds").glob("*.json")
+    if json.loads(p.read_text())["profile"]
+    in ("gemini", "gemini-interactions", "cohere", "bedrock-invoke")
+)
+
+
+@pytest.mark.parametrize("seed", NEW_WIRE_SEEDS, ids=[p.stem for p in NEW_WIRE_SEEDS])
+def test_no_cut_of_a_new_wire_seed_passes(seed: Path) -> None:
+    """A body cut anywhere before its last item is never executable: each of
+    these wires ends a turn with an item of its own (Gemini's finishReason,
+    which also rides on the last chunk; Cohere's message-end; the
+    interaction's completion; the wrapped message_stop), and a whole call
+    that parsed before the cut does not stand for it."""
+    fixture = json.loads(seed.read_text())
+    assert validate(fixture).status == "pass"
+    key = "chunks" if "chunks" in fixture else "events"
+    for cut in range(1, len(fixture[key])):
+        cut_fixture = {**fixture, key: fixture[key][:cut]}
+        report = validate(cut_fixture)
+        assert report.status != "pass", (seed.name, cut)

@@ -53,7 +53,9 @@ brings one, and at its last part one ``Fragment`` holding the canonical JSON
 text of the reassembled object, then ``End``; a reassembly rule broken is a
 finding on the slot, which then absorbs the call's later parts.  A
 ``finishReason`` is ``Finish`` (``ends_slots`` false: a streamed call still
-open stays open, and is ``missing_terminal``) then ``Stop``.
+open stays open, and is ``missing_terminal``) then ``Stop``.  A candidate's
+first chunk is ``Begin``: a turn with calls whose candidate never brings a
+``finishReason`` (a body cut after a whole call) is ``missing_terminal``.
 
 Closed world: a chunk that is not an object, a part with a member outside
 the known set, a ``functionCall`` member outside ``name``, ``id``, ``args``,
@@ -73,6 +75,7 @@ from toolstream.events import (
     SERVER,
     End,
     Event,
+    Begin,
     Finish,
     Fragment,
     Open,
@@ -140,6 +143,7 @@ class Gemini(Profile):
         self._calls: dict[int, int] = {}
         self._open: dict[int, _Streamed] = {}
         self._finished: set[int] = set()
+        self._begun: set[int] = set()
 
     @classmethod
     def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
@@ -250,6 +254,12 @@ class Gemini(Profile):
                 event=pos,
             )
         number = slot_index(candidate.get("index", 0), "candidate index", pos, self.limits)
+        if number not in self._begun:
+            # A candidate is a message that must end with its finishReason: a
+            # body cut after a whole call still parses, so without this a
+            # truncated stream would pass (Begin makes the end obligatory).
+            self._begun.add(number)
+            yield Begin(pos=pos, scope=number)
         content = candidate.get("content")
         if content is not None:
             parts = content.get("parts") if type(content) is dict else None
