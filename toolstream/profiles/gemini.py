@@ -73,9 +73,9 @@ from typing import Any
 from toolstream.events import (
     CLIENT,
     SERVER,
+    Begin,
     End,
     Event,
-    Begin,
     Finish,
     Fragment,
     Open,
