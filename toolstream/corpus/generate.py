@@ -208,8 +208,12 @@ def plan(
         else:
             draws.append((seed, usable if chosen is not None else None))
     if not draws:
-        which = f"the operators {', '.join(chosen)}" if chosen is not None else "any operator"
-        raise GenerateError(f"{which} apply to none of the seeds ({', '.join(skipped)})")
+        which = f"the operators {', '.join(chosen)}" if chosen is not None else "no operator"
+        verb = "apply to none of" if chosen is not None else "applies to any of"
+        raise GenerateError(
+            f"{which} {verb} the seeds ({', '.join(skipped)}); the generator models the wires"
+            f" {', '.join(_modelled_profiles())}"
+        )
     return draws, skipped
 
 
@@ -324,3 +328,10 @@ def generate(
     finally:
         result.manifest_cases = write_manifest(folder)
     return result
+
+
+def _modelled_profiles() -> list[str]:
+    """The wire formats the generator can mutate (its ``WIRES`` table)."""
+    from toolstream_generators._internal.model import WIRES
+
+    return sorted(WIRES)
