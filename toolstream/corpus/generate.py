@@ -332,6 +332,5 @@ def generate(
 
 def _modelled_profiles() -> list[str]:
     """The wire formats the generator can mutate (its ``WIRES`` table)."""
-    from toolstream_generators._internal.model import WIRES
-
-    return sorted(WIRES)
+    operators = load_generators().OPERATORS.values()
+    return sorted({profile for info in operators for profile in info.profiles})
