@@ -181,7 +181,7 @@ def test_mutant_records_round_trip_json(name: str) -> None:
 
 def test_registry_matches_the_enum_and_is_documented() -> None:
     assert list(OPERATORS) == [o.value for o in Operator]
-    assert len(OPERATORS) == 36
+    assert len(OPERATORS) == 37
     for name, entry in OPERATORS.items():
         assert entry.name == name
         assert set(entry.profiles) <= set(PROFILES) and entry.profiles
@@ -194,6 +194,8 @@ def test_registry_matches_the_enum_and_is_documented() -> None:
     assert "anthropic" not in OPERATORS["delay_identity"].profiles
     assert OPERATORS["mismatch_done"].profiles == ("openai-responses",)
     assert OPERATORS["mismatch_done"].code == "arguments_mismatch"
+    assert OPERATORS["foreign_item"].profiles == PROFILES
+    assert OPERATORS["foreign_item"].code == "unsupported_event"
     # What the new profiles cannot express.
     responses_only_not = {
         "repeat_identity",

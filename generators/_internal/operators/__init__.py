@@ -23,6 +23,7 @@ follows from the same rows (the profile sets below).  The sections:
 :mod:`.schema`      schema_violation, unsupported_keyword
 :mod:`.terminals`   end reasons, repeated terminals, late deltas, errors,
                     index gaps
+:mod:`.foreign`     foreign_item (the closed world: another format's item)
 ==================  =====================================================
 """
 
@@ -59,6 +60,7 @@ from .cuts import (
     truncate,
     truncate_parseable,
 )
+from .foreign import foreign_item
 from .identity import drop_id, drop_name, dup_pairs, duplicate_id, live_window, reuse_slot
 from .noise import insert_noise
 from .preserving import (
@@ -192,6 +194,8 @@ class Operator(str, enum.Enum):
     ``arguments_mismatch``."""
     SECOND_CHOICE = "second_choice"
     """Calls in two choices -> ``ambiguous_choice``."""
+    FOREIGN_ITEM = "foreign_item"
+    """An item of another wire format -> ``unsupported_event``."""
 
 
 @dataclass(frozen=True)
@@ -395,6 +399,14 @@ REGISTRY: dict[str, OperatorInfo] = {
             has_calls,
             code="ambiguous_choice",
             combinable=False,
+        ),
+        _entry(
+            _O.FOREIGN_ITEM,
+            ALL,
+            foreign_item,
+            has_calls,
+            code="unsupported_event",
+            turn_level=True,
         ),
     ]
 }
