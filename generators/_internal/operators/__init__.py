@@ -14,7 +14,8 @@ they ask of ``turn.wire`` (the format's row of
 follows from the same rows (the profile sets below).  The sections:
 
 ==================  =====================================================
-:mod:`.preserving`  refragment, whole_call, identities, interleave, ...
+:mod:`.preserving`  refragment, whole_call, identities, interleave,
+                    whole_arguments, ...
 :mod:`.noise`       insert_noise (one drawing function per format)
 :mod:`.cuts`        truncate, truncate_parseable, bad_index, second_choice,
                     finish_without_calls (each alone, own label)
@@ -71,7 +72,9 @@ from .preserving import (
     reencode,
     refragment,
     repeat_identity,
+    whole_arguments,
     whole_call,
+    whole_targets,
 )
 from .schema import keyword_tools, schema_violation, unsupported_keyword, violable
 from .terminals import (
@@ -135,6 +138,8 @@ class Operator(str, enum.Enum):
     """Serialize the same arguments object differently."""
     FORCED_CHOICE_STOP = "forced_choice_stop"
     """``finish_reason: "stop"`` under a forcing ``tool_choice``."""
+    WHOLE_ARGUMENTS = "whole_arguments"
+    """Responses: no arguments deltas, the done events carry the arguments."""
     # -- verdict-breaking --------------------------------------------------
     TRUNCATE = "truncate"
     """Cut the stream before its terminal -> ``missing_terminal``."""
@@ -276,6 +281,12 @@ REGISTRY: dict[str, OperatorInfo] = {
         _entry(_O.INTERLEAVE, ALL, interleave, lambda t, f: bool(interleave_groups(t))),
         _entry(_O.REENCODE, ALL, reencode, has_calls),
         _entry(_O.FORCED_CHOICE_STOP, FORCEABLE, forced_choice_stop, has_finish),
+        _entry(
+            _O.WHOLE_ARGUMENTS,
+            RESTATES,
+            whole_arguments,
+            lambda t, f: bool(whole_targets(t)),
+        ),
         _entry(_O.TRUNCATE, ALL, truncate, has_calls, code="missing_terminal", combinable=False),
         _entry(_O.DROP_ID, ALL, drop_id, has_free_call, code="missing_id"),
         _entry(_O.DROP_NAME, ALL, drop_name, has_free_call, code="missing_name"),
@@ -301,7 +312,8 @@ REGISTRY: dict[str, OperatorInfo] = {
             _O.WRONG_FINISH,
             ALL,
             wrong_finish,
-            has_finish,
+            # (Not after provider_error's response.failed: that is the end.)
+            lambda t, f: has_finish(t, f) and "wrong_terminal_reason" not in f.turn_codes,
             code="wrong_terminal_reason",
             turn_level=True,
         ),

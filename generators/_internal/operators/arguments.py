@@ -300,6 +300,7 @@ def object_fragment(draw: Draw, turn: Turn, fx: Effects) -> None:
     Shrinks toward: the first free call's first fragment, as the object.
     """
     call = pick_call(draw, turn, fx)
+    call.withheld = False  # the fragment must be on the wire
     text = text_of(turn, call)
     field = draw(st.sampled_from(["arguments", "id", "name"]))
     where = "delta"
