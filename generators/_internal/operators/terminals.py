@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from .. import labels as lb
-from ..edit import forced, insert, text_blocks
+from ..edit import forced, insert, stream_again, text_blocks
 from ..labels import Effects
 from ..model import Call, Step, Turn
 from .common import Draw, after, call_choice, free_calls
@@ -183,9 +183,9 @@ def delta_after_terminal(draw: Draw, turn: Turn, fx: Effects) -> None:
         _late_call(draw, turn, fx)
         return
     if isinstance(target, Call):
+        stream_again(turn, target)  # the late fragment must be on the wire
         terminal = turn.terminal_index(target)
         assert terminal is not None
-        target.withheld = False  # the late fragment must be on the wire
         text = draw(st.sampled_from(["", "}", " ", '{"x": 1}']))
         step = Step("frag", target=target, text=text, choice=target.choice)
         if turn.wire.restates and draw(st.booleans()):
