@@ -25,12 +25,16 @@ from ._internal.operators import REGISTRY as OPERATORS
 from ._internal.operators import Operator, OperatorInfo
 from ._internal.scratch import valid_turns
 
-GENERATOR_VERSION = "1.3.0"
+GENERATOR_VERSION = "1.4.0"
 """Bumped whenever the same (seed, operators, Hypothesis seed) may draw
 different mutants or labels.  1.2.0: the ``openai-responses`` and
 ``bedrock`` profiles, the ``mismatch_done`` operator.  1.3.0: ``sample``
 no longer lets Hypothesis draw literals from the project's own source
-(which made the corpus depend on the install; ``_internal/constants.py``)."""
+(which made the corpus depend on the install; ``_internal/constants.py``).
+1.4.0 (issue 13): the ``foreign_item`` operator (the closed world: another
+wire's item -> ``unsupported_event``), ``whole_arguments`` (Responses
+arguments delivered whole in the done events), ``provider_error`` may end a
+Responses turn with ``response.failed``."""
 
 __all__ = [
     "GENERATOR_VERSION",

@@ -181,7 +181,7 @@ def test_mutant_records_round_trip_json(name: str) -> None:
 
 def test_registry_matches_the_enum_and_is_documented() -> None:
     assert list(OPERATORS) == [o.value for o in Operator]
-    assert len(OPERATORS) == 36
+    assert len(OPERATORS) == 38
     for name, entry in OPERATORS.items():
         assert entry.name == name
         assert set(entry.profiles) <= set(PROFILES) and entry.profiles
@@ -194,6 +194,9 @@ def test_registry_matches_the_enum_and_is_documented() -> None:
     assert "anthropic" not in OPERATORS["delay_identity"].profiles
     assert OPERATORS["mismatch_done"].profiles == ("openai-responses",)
     assert OPERATORS["mismatch_done"].code == "arguments_mismatch"
+    assert OPERATORS["foreign_item"].profiles == PROFILES
+    assert OPERATORS["foreign_item"].code == "unsupported_event"
+    assert OPERATORS["whole_arguments"].profiles == ("openai-responses",)
     # What the new profiles cannot express.
     responses_only_not = {
         "repeat_identity",
@@ -210,6 +213,7 @@ def test_registry_matches_the_enum_and_is_documented() -> None:
         "prefill_input",
         "mismatch_done",
         "second_choice",
+        "whole_arguments",
     }
     for profile, excluded in (("openai-responses", responses_only_not), ("bedrock", bedrock_not)):
         assert {n for n, e in OPERATORS.items() if profile not in e.profiles} == excluded
@@ -290,6 +294,11 @@ def test_operator_label_rule(seed: str, name: str) -> None:
             )
             if "missing_slot" in label.codes:
                 assert "interleave" in mutant.operators
+        elif name == "provider_error" and any(
+            event.get("type") == "response.failed" for event in mutant.fixture.get("events", [])
+        ):
+            # A failed response with calls: not "execute" either.
+            assert label == Label("blocked", ("provider_error", "wrong_terminal_reason"))
         else:
             assert label == Label("blocked", (entry.code,))
 
@@ -387,13 +396,17 @@ def _responses_items(fixture: dict[str, Any]) -> list[tuple[int, str]]:
     ]
 
 
-@pytest.mark.parametrize("name", ["insert_noise", "interleave", "refragment", "delay_identity"])
+@pytest.mark.parametrize(
+    "name", ["insert_noise", "interleave", "refragment", "delay_identity", "whole_arguments"]
+)
 def test_responses_preserving_mutants_stay_well_formed(name: str) -> None:
     """Output indices stay 0..n-1 (noise items renumber the later ones),
     item ids stay unique, sequence numbers follow the positions, each
     ``function_call_arguments.done`` and closing item restates exactly the
-    text streamed before it, and ``response.completed`` lists the closing
-    items in output order."""
+    text streamed before it (a call delivered whole, with no delta, restates
+    its arguments in every done event), and ``response.completed`` lists
+    the closing items in output order."""
+    whole_seen = False
     for mutant in sample(SEEDS[RESPONSES_SEED], count=25, seed=4, operators=[name]):
         events = mutant.fixture["events"]
         assert events[0]["type"] == "response.created"
@@ -403,22 +416,36 @@ def test_responses_preserving_mutants_stay_well_formed(name: str) -> None:
         assert len({item_id for _, item_id in items}) == len(items)
         streamed: dict[str, str] = {}
         closing: dict[int, Any] = {}
+        whole: dict[str, list[str]] = {}
         for event in events:
             kind = event["type"]
             item = event.get("item") or {}
             if kind == "response.output_item.added" and item.get("type") == "function_call":
                 streamed[item["id"]] = item.get("arguments") or ""
+                if not streamed[item["id"]]:
+                    whole[item["id"]] = []
             elif kind == "response.function_call_arguments.delta":
                 streamed[event["item_id"]] += event["delta"]
+                whole.pop(event["item_id"], None)
             elif kind == "response.function_call_arguments.done":
-                assert event["arguments"] == streamed[event["item_id"]]
+                if event["item_id"] in whole:
+                    whole[event["item_id"]].append(event["arguments"])
+                else:
+                    assert event["arguments"] == streamed[event["item_id"]]
             elif kind == "response.output_item.done":
                 closing.setdefault(event["output_index"], item)
-                if item.get("type") == "function_call":
+                if item.get("type") == "function_call" and item["id"] in whole:
+                    whole[item["id"]].append(item["arguments"])
+                elif item.get("type") == "function_call":
                     assert item["arguments"] == streamed[item["id"]]
+        arguments = {call["arguments"] for call in mutant.label.calls}
+        for said in whole.values():
+            assert said and len(set(said)) == 1 and said[0] in arguments, said
+            whole_seen = True
         done = events[-1]
         assert done["type"] == "response.completed"
         assert done["response"]["output"] == [closing[k] for k in sorted(closing)]
+    assert whole_seen or name != "whole_arguments"
 
 
 def test_responses_restatements_are_what_was_streamed_before_them() -> None:
@@ -447,7 +474,10 @@ def test_responses_restatements_are_what_was_streamed_before_them() -> None:
             elif kind == "response.function_call_arguments.delta":
                 streamed[event["item_id"]] += event["delta"]
             elif kind == "response.function_call_arguments.done":
-                if event["item_id"] not in ended and "mismatch_done" not in mutant.operators:
+                # (A call delivered whole, with nothing streamed, restates
+                # its arguments: checked by the well-formedness test.)
+                faithful = event["item_id"] not in ended and streamed[event["item_id"]]
+                if faithful and "mismatch_done" not in mutant.operators:
                     assert event["arguments"] == streamed[event["item_id"]]
             elif kind == "response.output_item.done" and item.get("type") == "function_call":
                 ended.add(item["id"])
@@ -459,6 +489,8 @@ def test_mismatch_done_restates_other_arguments() -> None:
     places = set()
     for mutant in found:
         assert mutant.label == Label("blocked", ("arguments_mismatch",))
+        if "whole_arguments" in mutant.operators:
+            continue  # nothing streamed: the two done events disagree
         streamed: dict[str, str] = {}
         differ = []
         for event in mutant.fixture["events"]:
@@ -528,7 +560,12 @@ def test_composed_labels(name: str) -> None:
             return
         if len(breaking) > 1:
             assert all(OPERATORS[n].combinable for n in breaking)
-            assert set(mutant.label.codes) == {OPERATORS[n].code for n in breaking}
+            expected = {OPERATORS[n].code for n in breaking}
+            if "provider_error" in breaking and any(
+                event.get("type") == "response.failed" for event in mutant.fixture.get("events", [])
+            ):
+                expected.add("wrong_terminal_reason")  # a failed response with calls
+            assert set(mutant.label.codes) == expected
         assert mutant.label.status in ("blocked", "not_applicable")
 
     check()

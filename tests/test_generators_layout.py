@@ -16,6 +16,7 @@ from hypothesis.internal.conjecture import providers
 from toolstream_generators import OPERATORS
 from toolstream_generators._internal.constants import pinned_constants
 from toolstream_generators._internal.model import PROFILES, WIRES
+from toolstream_generators._internal.operators.foreign import FOREIGN, VOCABULARY
 from toolstream_generators._internal.operators.noise import NOISE
 
 PACKAGE = Path(__file__).resolve().parent.parent / "generators"
@@ -26,7 +27,9 @@ def _modules() -> list[tuple[Path, ast.Module]]:
 
 
 def test_every_wire_has_its_noise_and_parts() -> None:
-    assert set(NOISE) == set(WIRES) == set(PROFILES)
+    assert set(NOISE) == set(WIRES) == set(FOREIGN) == set(PROFILES)
+    for profile, sources in FOREIGN.items():
+        assert sources and set(sources) <= set(VOCABULARY), profile
     for profile, wire in WIRES.items():
         assert wire.profile == profile
         assert wire.stream_key in ("chunks", "events")

@@ -72,6 +72,18 @@ def insert(turn: Turn, at: int, *steps: Step) -> None:
     turn.steps[at:at] = list(steps)
 
 
+def stream_again(turn: Turn, call: Call) -> None:
+    """Undo ``whole_arguments`` for ``call``: its fragments go on the wire
+    again, and (when it was dropped) its ``function_call_arguments.done``
+    comes back right before the closing item, as streamed text needs."""
+    if not call.withheld:
+        return
+    call.withheld = False
+    stop = turn.step_of("stop", call)
+    if turn.step_of("restate", call) is None and stop is not None:
+        insert(turn, stop, Step("restate", target=call))
+
+
 def remove_steps(turn: Turn, predicate: Any) -> None:
     turn.steps = [s for s in turn.steps if not predicate(s)]
 

@@ -243,6 +243,10 @@ def _render(turn: Turn) -> list[Any]:
             event["item"] = _responses_item(step, target, so_far.get(n, ""))
             if kind == "stop":
                 closing.setdefault(target.index, event["item"])
+        elif kind == "frag" and isinstance(target, Call) and target.withheld:
+            # Delivered whole: the text still counts in the restatements
+            # (``so_far``), but no delta is sent.
+            continue
         elif kind in ("frag", "restate"):
             assert isinstance(target, Call)
             field_name = "delta" if kind == "frag" else "arguments"
@@ -350,6 +354,7 @@ WIRE = Wire(
         {"type": "error", "code": code, "message": "The server had an error", "param": None}
         for code in ("server_error", "rate_limit_exceeded")
     ),
+    error_endings=("response.failed",),
     begun_by_any_event=True,
     end_details=("max_output_tokens", "content_filter"),
     set_end=set_ending,

@@ -95,6 +95,11 @@ class Call:
     late_identity: tuple[str, ...] = ()
     """Responses: identity fields (``"id"``, ``"name"``) that only the closing
     ``output_item.done`` carries; the added item sends ``blank`` instead."""
+    withheld: bool = False
+    """Responses: the call's text fragments are not sent (no
+    ``function_call_arguments.delta``); the closing events restate them
+    (the arguments delivered whole).  An operator that needs a fragment on
+    the wire clears it."""
 
 
 @dataclass(eq=False)

@@ -68,6 +68,10 @@ class Wire:
     """Steps of a call that carry its slot index."""
     error_events: tuple[dict[str, Any], ...]
     """In-stream error items the format knows, simplest first."""
+    error_endings: tuple[str, ...] = ()
+    """End reasons that are also the provider's error (Responses
+    ``response.failed``): a turn ending so is ``provider_error`` and, as it
+    does not mean "execute", ``wrong_terminal_reason``."""
     message_end: tuple[StepKind, ...] = ("finish",)
     """Step kinds that must all be present for a begun message to be over."""
     turn_end: StepKind = "finish"

@@ -14,7 +14,8 @@ they ask of ``turn.wire`` (the format's row of
 follows from the same rows (the profile sets below).  The sections:
 
 ==================  =====================================================
-:mod:`.preserving`  refragment, whole_call, identities, interleave, ...
+:mod:`.preserving`  refragment, whole_call, identities, interleave,
+                    whole_arguments, ...
 :mod:`.noise`       insert_noise (one drawing function per format)
 :mod:`.cuts`        truncate, truncate_parseable, bad_index, second_choice,
                     finish_without_calls (each alone, own label)
@@ -23,6 +24,7 @@ follows from the same rows (the profile sets below).  The sections:
 :mod:`.schema`      schema_violation, unsupported_keyword
 :mod:`.terminals`   end reasons, repeated terminals, late deltas, errors,
                     index gaps
+:mod:`.foreign`     foreign_item (the closed world: another format's item)
 ==================  =====================================================
 """
 
@@ -59,6 +61,7 @@ from .cuts import (
     truncate,
     truncate_parseable,
 )
+from .foreign import foreign_item
 from .identity import drop_id, drop_name, dup_pairs, duplicate_id, live_window, reuse_slot
 from .noise import insert_noise
 from .preserving import (
@@ -69,7 +72,9 @@ from .preserving import (
     reencode,
     refragment,
     repeat_identity,
+    whole_arguments,
     whole_call,
+    whole_targets,
 )
 from .schema import keyword_tools, schema_violation, unsupported_keyword, violable
 from .terminals import (
@@ -133,6 +138,8 @@ class Operator(str, enum.Enum):
     """Serialize the same arguments object differently."""
     FORCED_CHOICE_STOP = "forced_choice_stop"
     """``finish_reason: "stop"`` under a forcing ``tool_choice``."""
+    WHOLE_ARGUMENTS = "whole_arguments"
+    """Responses: no arguments deltas, the done events carry the arguments."""
     # -- verdict-breaking --------------------------------------------------
     TRUNCATE = "truncate"
     """Cut the stream before its terminal -> ``missing_terminal``."""
@@ -192,6 +199,8 @@ class Operator(str, enum.Enum):
     ``arguments_mismatch``."""
     SECOND_CHOICE = "second_choice"
     """Calls in two choices -> ``ambiguous_choice``."""
+    FOREIGN_ITEM = "foreign_item"
+    """An item of another wire format -> ``unsupported_event``."""
 
 
 @dataclass(frozen=True)
@@ -272,6 +281,12 @@ REGISTRY: dict[str, OperatorInfo] = {
         _entry(_O.INTERLEAVE, ALL, interleave, lambda t, f: bool(interleave_groups(t))),
         _entry(_O.REENCODE, ALL, reencode, has_calls),
         _entry(_O.FORCED_CHOICE_STOP, FORCEABLE, forced_choice_stop, has_finish),
+        _entry(
+            _O.WHOLE_ARGUMENTS,
+            RESTATES,
+            whole_arguments,
+            lambda t, f: bool(whole_targets(t)),
+        ),
         _entry(_O.TRUNCATE, ALL, truncate, has_calls, code="missing_terminal", combinable=False),
         _entry(_O.DROP_ID, ALL, drop_id, has_free_call, code="missing_id"),
         _entry(_O.DROP_NAME, ALL, drop_name, has_free_call, code="missing_name"),
@@ -297,7 +312,8 @@ REGISTRY: dict[str, OperatorInfo] = {
             _O.WRONG_FINISH,
             ALL,
             wrong_finish,
-            has_finish,
+            # (Not after provider_error's response.failed: that is the end.)
+            lambda t, f: has_finish(t, f) and "wrong_terminal_reason" not in f.turn_codes,
             code="wrong_terminal_reason",
             turn_level=True,
         ),
@@ -395,6 +411,14 @@ REGISTRY: dict[str, OperatorInfo] = {
             has_calls,
             code="ambiguous_choice",
             combinable=False,
+        ),
+        _entry(
+            _O.FOREIGN_ITEM,
+            ALL,
+            foreign_item,
+            has_calls,
+            code="unsupported_event",
+            turn_level=True,
         ),
     ]
 }

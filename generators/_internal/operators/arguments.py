@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from .. import jsontext as jt
 from .. import labels as lb
-from ..edit import set_fragments, set_text
+from ..edit import set_fragments, set_text, stream_again
 from ..labels import Effects
 from ..model import MISSING, Call, Turn, joined
 from .common import Draw, free_calls, pick_call, text_of
@@ -300,6 +300,7 @@ def object_fragment(draw: Draw, turn: Turn, fx: Effects) -> None:
     Shrinks toward: the first free call's first fragment, as the object.
     """
     call = pick_call(draw, turn, fx)
+    stream_again(turn, call)  # the fragment must be on the wire
     text = text_of(turn, call)
     field = draw(st.sampled_from(["arguments", "id", "name"]))
     where = "delta"

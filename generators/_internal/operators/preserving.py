@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from .. import jsontext as jt
-from ..edit import set_fragments, set_text
+from ..edit import remove_steps, set_fragments, set_text
 from ..labels import Effects
 from ..model import MISSING, Call, Turn, compact
 from .common import Draw, call_choice, pick_call, text_of
@@ -54,7 +54,9 @@ def whole_call(draw: Draw, turn: Turn, fx: Effects) -> None:
     call = pick_call(draw, turn)
     text = text_of(turn, call)
     wire = turn.wire
-    if wire.start_text:
+    # (Text on the added item is streamed text: it needs its
+    # arguments.done, which whole_arguments may have dropped.)
+    if wire.start_text and (not wire.restates or turn.step_of("restate", call) is not None):
         if draw(st.booleans()):
             set_fragments(turn, call, [])
             call.start_input = text
@@ -218,6 +220,51 @@ def reencode(draw: Draw, turn: Turn, fx: Effects) -> None:
     text = jt.dumps(value, **jt.draw_style(draw))
     set_text(draw, turn, call, text)
     call.expected = text
+
+
+def whole_targets(turn: Turn) -> list[Call]:
+    """Responses calls that can be delivered whole: text in their deltas,
+    none on the added item, and a closing event that restates it
+    faithfully (``function_call_arguments.done`` or the closing item)."""
+    out = []
+    for call in turn.slot_calls():
+        if call.withheld or (isinstance(call.start_input, str) and call.start_input):
+            continue
+        closing = [turn.step_of(kind, call) for kind in ("restate", "stop")]
+        if turn.frag_steps(call) and any(
+            at is not None and turn.steps[at].text is None for at in closing
+        ):
+            out.append(call)
+    return out
+
+
+def whole_arguments(draw: Draw, turn: Turn, fx: Effects) -> None:
+    """Responses: send no ``function_call_arguments.delta`` for one call;
+    its ``function_call_arguments.done`` and closing ``output_item.done``
+    still carry the whole arguments, as the seed's own done events do (the
+    closing item keeps or lacks ``arguments`` as in the seed); or (drawn,
+    when the closing item carries them) no ``arguments.done`` either, the
+    closing item alone delivering them.
+
+    Reproduces servers and proxies that buffer a call and send only its
+    final events, and clients that build the arguments from deltas alone
+    (and so execute ``""``) or wait for a delta that never comes.
+    Label: pass, same calls (the validator's whole-call rule: with no delta
+    the first closing event that carries arguments delivers them).
+    Shrinks toward: the first such call, both done events kept.
+    """
+    call = draw(st.sampled_from(whole_targets(turn)))
+    call.withheld = True
+    restate = turn.step_of("restate", call)
+    stop = turn.step_of("stop", call)
+    assert stop is not None
+    if (
+        restate is not None
+        and turn.steps[restate].text is None
+        and turn.steps[stop].text is None
+        and draw(st.booleans())
+    ):
+        remove_steps(turn, lambda s: s.kind == "restate" and s.target is call)
 
 
 def forced_choice_stop(draw: Draw, turn: Turn, fx: Effects) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from .. import labels as lb
-from ..edit import forced, insert, text_blocks
+from ..edit import forced, insert, stream_again, text_blocks
 from ..labels import Effects
 from ..model import Call, Step, Turn
 from .common import Draw, after, call_choice, free_calls
@@ -183,6 +183,7 @@ def delta_after_terminal(draw: Draw, turn: Turn, fx: Effects) -> None:
         _late_call(draw, turn, fx)
         return
     if isinstance(target, Call):
+        stream_again(turn, target)  # the late fragment must be on the wire
         terminal = turn.terminal_index(target)
         assert terminal is not None
         text = draw(st.sampled_from(["", "}", " ", '{"x": 1}']))
@@ -198,19 +199,44 @@ def delta_after_terminal(draw: Draw, turn: Turn, fx: Effects) -> None:
     fx.slot(target, lb.RANK_FEED, "delta_after_terminal")
 
 
+def failable(turn: Turn, fx: Effects) -> bool:
+    """Whether the turn's ending can become the provider's error: the wire
+    has one (``error_endings``) and no other operator set the end reason."""
+    return (
+        bool(turn.wire.error_endings)
+        and turn.finish_index(call_choice(turn)) is not None
+        and "wrong_terminal_reason" not in fx.turn_codes
+    )
+
+
 def provider_error(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Insert an in-stream error (OpenAI/Mistral ``{"error": {...}}`` chunk,
     Anthropic or Responses ``error`` event, a Bedrock ``*Exception`` event:
     ``modelStreamErrorException``, ``internalServerException``,
     ``throttlingException``, ``serviceUnavailableException``,
-    ``validationException``) anywhere; the stream then goes on.
+    ``validationException``) anywhere; the stream then goes on.  Responses
+    (drawn): or end the turn with ``response.failed`` (with
+    ``response.error``) instead of ``response.completed``.
 
     Reproduces overloaded or failing upstreams that report an error and
-    still (partly) stream; clients that ignore the error event.
+    still (partly) stream; clients that ignore the error event, or execute
+    the calls of a failed response.
     Label: blocked ``provider_error`` (turn level, not fatal: every other
-    finding is still reported).
+    finding is still reported); for ``response.failed`` also
+    ``wrong_terminal_reason`` (the turn has calls, and a failed response
+    does not mean "execute").
     Shrinks toward: the error first in the stream.
     """
+    wire = turn.wire
+    if failable(turn, fx) and draw(st.booleans()):
+        ending = wire.error_endings[0]
+        choice = call_choice(turn)
+        for step in turn.steps:
+            if step.kind == "finish" and step.choice == choice:
+                wire.set_end(step, ending, "")
+        fx.turn("provider_error")
+        fx.turn("wrong_terminal_reason")
+        return
     at = draw(st.integers(0, len(turn.steps)))
     events = turn.wire.error_events
     # A format with one error event takes it without a draw (a draw from a
