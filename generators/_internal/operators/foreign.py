@@ -65,6 +65,11 @@ VOCABULARY: dict[str, dict[str, Any]] = {
         ],
         "modelVersion": "gemini-2.5-flash",
     },
+    # An InvokeModelWithResponseStream frame (its bytes: base64 of Anthropic's
+    # {"type":"message_stop"}): the one foreign item that is also a Bedrock
+    # frame (one member, an object payload), so a ConverseStream case holding
+    # it can still be played over the event-stream wire.
+    "bedrock-invoke": {"chunk": {"bytes": "eyJ0eXBlIjoibWVzc2FnZV9zdG9wIn0="}},
     # A Cohere v2 chat stream's end.
     "cohere": {
         "type": "message-end",
@@ -81,7 +86,9 @@ FOREIGN: dict[str, tuple[str, ...]] = {
     "mistral": _OTHERS_THAN_CHAT,
     "anthropic": ("chat", "responses", "bedrock", "gemini", "cohere"),
     "openai-responses": ("chat", "anthropic", "bedrock", "gemini", "cohere"),
-    "bedrock": ("chat", "anthropic", "responses", "gemini", "cohere"),
+    # ConverseStream is a binary event stream: every item is a frame, and a
+    # multi-member item could not be sent as one (toolstream serve plays it).
+    "bedrock": ("bedrock-invoke",),
 }
 """The :data:`VOCABULARY` items each profile refuses as
 ``unsupported_event`` (a row for every ``WIRES`` profile)."""
@@ -91,8 +98,10 @@ def foreign_item(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Insert, anywhere in the stream, one item of another wire format: an
     OpenAI chat chunk with ``choices``, an Anthropic ``message_delta``, a
     Responses ``response.completed``, a Bedrock ``{"messageStop": ...}``, a
-    Gemini ``{"candidates": [...]}`` chunk or a Cohere ``message-end``
-    event, whichever are not the profile's own (:data:`FOREIGN`).  Responses:
+    Gemini ``{"candidates": [...]}`` chunk, a Cohere ``message-end``
+    event, or (in a ConverseStream, whose every item must be a frame) an
+    InvokeModelWithResponseStream ``chunk`` frame, whichever are not the
+    profile's own (:data:`FOREIGN`).  Responses:
     never before the first event (the turn begins with it).
 
     Reproduces a stream of another provider validated under a forced
