@@ -36,6 +36,8 @@ from collections.abc import Callable
 from typing import Any
 
 from toolstream.importer.errors import InputError
+from toolstream.importer.errors import kind_of as _kind
+from toolstream.importer.errors import shown as _show
 
 MAX_DEPTH = 64
 """Nesting of schemas inside schemas beyond which a declaration is refused."""
@@ -248,22 +250,3 @@ FIELDS: dict[str, Field] = {
 }
 """Every Gemini ``Schema`` field converted (``nullable`` is applied last, in
 :func:`_convert`); any other field is refused."""
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
-def _show(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 42 else text[:39] + "..."

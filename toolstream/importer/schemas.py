@@ -45,6 +45,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolstream.importer.errors import InputError as InputError
+from toolstream.importer.errors import kind_of as _type
+from toolstream.importer.errors import shown as _clip
 from toolstream.importer.gemini_schema import GEMINI_BUILTIN_TOOLS, gemini_schema
 
 NO_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
@@ -293,25 +295,6 @@ def request_fields(document: Any) -> dict[str, Any]:
         if kept:
             out[key] = kept
     return out
-
-
-def _type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
-def _clip(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 42 else text[:39] + "..."
 
 
 def read_json(data: bytes, what: str) -> Any:
