@@ -224,9 +224,9 @@ def test_registry_names_are_stable() -> None:
         adapter = get_adapter(name)
         assert isinstance(adapter, cls)
         assert adapter.name == name
-        assert set(adapter.profiles) <= {"openai", "mistral", "anthropic"}
+        assert set(adapter.profiles) <= {"openai", "mistral", "anthropic", "gemini"}
     assert get_adapter("anthropic-python").profiles == ("anthropic",)
-    assert get_adapter("langchain-core").profiles == ("openai", "mistral", "anthropic")
+    assert get_adapter("langchain-core").profiles == ("openai", "mistral", "anthropic", "gemini")
     with pytest.raises(KeyError, match="unknown adapter"):
         get_adapter("nope")
 
