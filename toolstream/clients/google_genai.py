@@ -40,12 +40,13 @@ chunk) the whole stream.
 
 Counted as the library's own refusal: ``google.genai.errors.APIError`` and
 its subclasses (an HTTP error status, an ``{"error": ...}`` object in the
-stream) and ``httpx2.TransportError`` raised while the body is read (a body
-cut off mid-event, a read timeout: the SDK lets these reach the application
-unchanged).  Everything else propagates: a chunk that is not JSON
-(``json.JSONDecodeError`` from the SDK's stream reader) and a chunk whose
-fields do not fit the SDK's types (``pydantic.ValidationError``) are crashes
-inside the library, not refusals it documents.
+stream), ``google.genai.errors.UnknownApiResponseError`` (its error for a
+chunk it cannot parse as JSON, e.g. the half event of a body cut off by a
+clean close) and ``httpx2.TransportError`` raised while the body is read (a
+chunked body cut off mid-event, a read timeout: the SDK lets these reach the
+application unchanged).  Everything else propagates: a chunk whose fields do
+not fit the SDK's types (``pydantic.ValidationError``, say ``args`` that is
+a string) is a crash inside the library, not a refusal it documents.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def google_refusals() -> tuple[type[BaseException], ...]:
     import httpx2
     from google.genai import errors
 
-    return (errors.APIError, httpx2.TransportError)
+    return (errors.APIError, errors.UnknownApiResponseError, httpx2.TransportError)
 
 
 def function_calling_config(fixture: Mapping[str, Any]) -> Any:

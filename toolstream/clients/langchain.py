@@ -49,7 +49,8 @@ raises for an error status, ``httpx.TransportError`` and
 ``httpx_sse.SSEError`` (a response that is not an event stream); for
 langchain-google-genai, google-genai's ``errors.APIError`` (the integration
 re-raises it as its ``ChatGoogleGenerativeAIError`` subclasses or
-``GoogleAPIError``, both counted) and ``httpx2.TransportError``.  The
+``GoogleAPIError``, both counted), ``errors.UnknownApiResponseError`` (a
+chunk that is not JSON) and ``httpx2.TransportError``.  The
 google-genai client is built with ``max_retries=1`` (the integration's
 "initial request only": ``0`` would mean the SDK's default of 5 attempts).
 Everything else propagates (``pydantic`` ``ValidationError`` for a
@@ -332,7 +333,12 @@ class LangChainGoogleGenAI(Client):
             with library_raised(where):
                 chunks = bound.stream(MESSAGES, http_options={"headers": target.headers})
                 return summed_result(chunks, deadline)
-        except (errors.APIError, ChatGoogleGenerativeAIError, httpx2.TransportError) as error:
+        except (
+            errors.APIError,
+            errors.UnknownApiResponseError,
+            ChatGoogleGenerativeAIError,
+            httpx2.TransportError,
+        ) as error:
             return AdapterResult.rejection(f"{type(error).__name__}: {error}")
         except ValueError as error:
             if not empty_stream(error):
