@@ -258,6 +258,23 @@ def test_false_reject_cohere_interleaved_calls() -> None:
 
 
 @pytest.mark.parametrize("name", GOOGLE)
+def test_false_reject_google_genai_reads_an_sse_comment_as_json(name: str) -> None:
+    """A comment line before every event (``keepalive``; the SSE rules
+    ignore comments): google-genai's stream reader takes a line that is not
+    ``data:`` for raw JSON and raises its ``UnknownApiResponseError``."""
+    needs(name)
+    outcome = diff_fixture(G_PARALLEL, client_adapter(f"{name}@keepalive"))
+    assert outcome.classification == "false_reject"
+    assert "UnknownApiResponseError" in outcome.detail
+
+
+def test_cohere_reads_sse_comments() -> None:
+    needs("cohere-chat-stream")
+    outcome = diff_fixture(C_SEED, client_adapter("cohere-chat-stream@keepalive"))
+    assert outcome.classification == "agree", outcome.detail
+
+
+@pytest.mark.parametrize("name", GOOGLE)
 def test_false_reject_cut_chunked_body_judged_against_the_whole_case(name: str) -> None:
     """``diff_fixture`` judges a cut variant against the fixture it is given:
     the httpx2 error for the incomplete chunked body is a refusal of a valid
