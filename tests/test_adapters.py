@@ -254,7 +254,7 @@ def test_no_input_sentinel() -> None:
 def test_profile_checked_before_any_import() -> None:
     for name in adapter_names():
         with pytest.raises(UnsupportedProfile, match=name):
-            get_adapter(name).run({"profile": "gemini", "chunks": [], "events": []})
+            get_adapter(name).run({"profile": "cohere", "chunks": [], "events": []})
     with pytest.raises(UnsupportedProfile, match="anthropic-python"):
         get_adapter("anthropic-python").run(oai(END))
 
