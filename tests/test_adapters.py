@@ -224,9 +224,9 @@ def test_registry_names_are_stable() -> None:
         adapter = get_adapter(name)
         assert isinstance(adapter, cls)
         assert adapter.name == name
-        assert set(adapter.profiles) <= {"openai", "mistral", "anthropic"}
+        assert set(adapter.profiles) <= {"openai", "mistral", "anthropic", "gemini"}
     assert get_adapter("anthropic-python").profiles == ("anthropic",)
-    assert get_adapter("langchain-core").profiles == ("openai", "mistral", "anthropic")
+    assert get_adapter("langchain-core").profiles == ("openai", "mistral", "anthropic", "gemini")
     with pytest.raises(KeyError, match="unknown adapter"):
         get_adapter("nope")
 
@@ -254,7 +254,7 @@ def test_no_input_sentinel() -> None:
 def test_profile_checked_before_any_import() -> None:
     for name in adapter_names():
         with pytest.raises(UnsupportedProfile, match=name):
-            get_adapter(name).run({"profile": "gemini", "chunks": [], "events": []})
+            get_adapter(name).run({"profile": "cohere", "chunks": [], "events": []})
     with pytest.raises(UnsupportedProfile, match="anthropic-python"):
         get_adapter("anthropic-python").run(oai(END))
 

@@ -7,7 +7,8 @@ What it drives
 
     ``openai`` profile -- ``langchain-openai`` (``ChatOpenAI``);
     ``mistral`` profile -- ``langchain-mistralai`` (``ChatMistralAI``);
-    ``anthropic`` profile -- ``langchain-anthropic`` (``ChatAnthropic``).
+    ``anthropic`` profile -- ``langchain-anthropic`` (``ChatAnthropic``);
+    ``gemini`` profile -- ``langchain-google-genai`` (``ChatGoogleGenerativeAI``).
 
     Each binds the fixture's tools, streams, and sums the ``AIMessageChunk``\\ s
     as ``generate_from_stream`` does; ``AIMessage.tool_calls`` become
@@ -37,6 +38,7 @@ INTEGRATIONS: Mapping[str, str] = {
     "openai": "langchain-openai",
     "mistral": "langchain-mistralai",
     "anthropic": "langchain-anthropic",
+    "gemini": "langchain-google-genai",
 }
 """Fixture profile -> the client (:data:`toolstream.clients.CLIENTS`) that runs it."""
 
@@ -44,7 +46,7 @@ INTEGRATIONS: Mapping[str, str] = {
 class LangChainCoreAdapter(ImportingAdapter):
     name = "langchain-core"
     package = "langchain-core"
-    profiles = ("openai", "mistral", "anthropic")
+    profiles = ("openai", "mistral", "anthropic", "gemini")
 
     def __init__(self, *, timeout: float | None = None) -> None:
         self.timeout = timeout

@@ -18,6 +18,15 @@
     then ``.stream(messages)``, summed the same way (the integration's
     ``_make_message_chunk_from_anthropic_event`` over the anthropic SDK's
     raw event stream).
+``langchain-google-genai``
+    ``langchain_google_genai.ChatGoogleGenerativeAI(...).bind_tools(tools,
+    tool_choice=...)``, then ``.stream(messages, http_options={"headers":
+    <the case>})`` (one model per process, pointed at the server), summed the same way (the
+    integration drives google-genai's ``models.generate_content_stream`` and
+    turns each chunk's first candidate into an ``AIMessageChunk`` with
+    ``_parse_response_candidate``: one ``tool_call_chunk`` per
+    ``functionCall`` part, its ``args`` dict dumped to JSON text, an id the
+    part lacks made up with ``uuid4``).  Takes the gemini profile.
 
 What the application receives is the summed message's ``tool_calls``
 (``id``, ``name``, ``args``: the dict LangChain parsed with
@@ -37,7 +46,13 @@ to the application), and langchain-core's ``ValueError("No generation chunks
 were returned")`` for a stream that produced no chunk; for
 langchain-mistralai, which has no SDK, the ``httpx.HTTPStatusError`` it
 raises for an error status, ``httpx.TransportError`` and
-``httpx_sse.SSEError`` (a response that is not an event stream).
+``httpx_sse.SSEError`` (a response that is not an event stream); for
+langchain-google-genai, google-genai's ``errors.APIError`` (the integration
+re-raises it as its ``ChatGoogleGenerativeAIError`` subclasses or
+``GoogleAPIError``, both counted), ``errors.UnknownApiResponseError`` (a
+chunk that is not JSON) and ``httpx2.TransportError``.  The
+google-genai client is built with ``max_retries=1`` (the integration's
+"initial request only": ``0`` would mean the SDK's default of 5 attempts).
 Everything else propagates (``pydantic`` ``ValidationError`` for a
 non-string fragment, ``TypeError`` from ``merge_dicts``...).
 """
@@ -62,7 +77,7 @@ from toolstream.clients.base import (
     shared_http_client,
 )
 
-__all__ = ["LangChainAnthropic", "LangChainMistralAI", "LangChainOpenAI"]
+__all__ = ["LangChainAnthropic", "LangChainGoogleGenAI", "LangChainMistralAI", "LangChainOpenAI"]
 
 MESSAGES = [("human", "toolstream case")]
 
@@ -268,3 +283,64 @@ class LangChainMistralAI(Client):
         finally:  # the integration never closes the httpx clients it opens
             clients[0].close()
             _close_async(clients[1])
+
+
+_GOOGLE_MODELS: dict[tuple[str, float], Any] = {}
+
+
+class LangChainGoogleGenAI(Client):
+    name = "langchain-google-genai"
+    packages = ("langchain-google-genai", "langchain-core", "google-genai")
+    profiles = ("gemini",)
+
+    def load(self) -> None:
+        import langchain_google_genai  # noqa: F401
+
+    def drive(self, target: Target, fixture: Mapping[str, Any]) -> AdapterResult:
+        import httpx2
+        from google.genai import errors
+        from langchain_google_genai import ChatGoogleGenerativeAI
+        from langchain_google_genai.chat_models import ChatGoogleGenerativeAIError
+
+        from toolstream.clients.google_genai import function_calling_config
+
+        deadline = Deadline(target)
+        key = (target.shared_root, target.timeout)
+        if key not in _GOOGLE_MODELS:
+            # one model per server (its google-genai client costs three TLS
+            # contexts): the case goes in each request's header
+            _GOOGLE_MODELS[key] = ChatGoogleGenerativeAI(
+                model=MODEL,
+                google_api_key=DUMMY_API_KEY,
+                base_url=target.shared_root,
+                # the integration's "no retries": 0 means google-genai's default, 5 attempts
+                max_retries=1,
+                timeout=target.timeout,
+            )
+        model = _GOOGLE_MODELS[key]
+        tools = [
+            {"type": "function", "function": {"name": name, "parameters": schema}}
+            for name, schema in fixture_tools(fixture)
+        ]
+        mode = (function_calling_config(fixture) or {}).get("mode")
+        choice = {"ANY": "any", "NONE": "none", "AUTO": "auto"}.get(str(mode).upper())
+        bound: Any = model.bind_tools(tools, tool_choice=choice) if tools else model
+        where = (
+            f"langchain-google-genai {package_version('langchain-google-genai')}"
+            " ChatGoogleGenerativeAI.stream()"
+        )
+        try:
+            with library_raised(where):
+                chunks = bound.stream(MESSAGES, http_options={"headers": target.headers})
+                return summed_result(chunks, deadline)
+        except (
+            errors.APIError,
+            errors.UnknownApiResponseError,
+            ChatGoogleGenerativeAIError,
+            httpx2.TransportError,
+        ) as error:
+            return AdapterResult.rejection(f"{type(error).__name__}: {error}")
+        except ValueError as error:
+            if not empty_stream(error):
+                raise
+            return AdapterResult.rejection(f"ValueError: {error}")

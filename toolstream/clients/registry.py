@@ -9,7 +9,14 @@ from __future__ import annotations
 from toolstream.clients.anthropic_messages import AnthropicMessagesStream
 from toolstream.clients.base import Client
 from toolstream.clients.boto3_converse import Boto3ConverseStream
-from toolstream.clients.langchain import LangChainAnthropic, LangChainMistralAI, LangChainOpenAI
+from toolstream.clients.cohere_chat import CohereChatStream
+from toolstream.clients.google_genai import GoogleGenAIStream
+from toolstream.clients.langchain import (
+    LangChainAnthropic,
+    LangChainGoogleGenAI,
+    LangChainMistralAI,
+    LangChainOpenAI,
+)
 from toolstream.clients.node import NODE_CLIENTS
 from toolstream.clients.openai_chat import OpenAIChatCreate, OpenAIChatStream
 from toolstream.clients.openai_responses import OpenAIResponsesStream
@@ -27,6 +34,9 @@ PYTHON_CLIENTS: dict[str, type[Client]] = {
         LangChainMistralAI,
         LangChainAnthropic,
         Boto3ConverseStream,
+        GoogleGenAIStream,
+        LangChainGoogleGenAI,
+        CohereChatStream,
     )
 }
 
