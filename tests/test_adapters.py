@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_diff_support import (  # noqa: F401  (no_network is a fixture)
+from tests.support.diff_fixtures import (  # noqa: F401  (no_network is a fixture)
     SCHEMAS,
     chunk,
     no_network,

@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from tests.test_corpus_shrink import MissingLibraryAdapter, NaiveAdapter, truncated_openai
-from tests.test_corpus_support import (
+from tests.support.corpus_cases import (
     hand_corpus,
     planted_openai,
     seed,
     verdict,
     write_case,
 )
+from tests.test_corpus_shrink import MissingLibraryAdapter, NaiveAdapter, truncated_openai
 from toolstream.adapters import registry
 from toolstream.cli import cli
 from toolstream.corpus import shrink as S

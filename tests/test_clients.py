@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 import toolstream
-from tests.test_diff_support import (  # noqa: F401  (no_network is a fixture)
+from tests.support.diff_fixtures import (  # noqa: F401  (no_network is a fixture)
     ANT_PARALLEL,
     SCHEMAS,
     chunk,

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.test_corpus_support import ROOT, hand_corpus
+from tests.support.corpus_cases import ROOT, hand_corpus
 
 USER_TEST = '''
 import pytest

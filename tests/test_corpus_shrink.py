@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from tests.test_corpus_support import (
+from tests.support.corpus_cases import (
     planted_anthropic,
     planted_mistral,
     planted_openai,
     seed,
     verdict,
 )
-from tests.wire_builders import (
+from tests.support.wire_builders import (
     gem_call,
     gem_chunk,
     gem_finish,

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_diff_support import (
+from tests.support.diff_fixtures import (
     ANT_ERROR,
     ANT_MAX_TOKENS,
     ANT_OUT_OF_ORDER,

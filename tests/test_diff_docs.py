@@ -14,7 +14,7 @@ from types import ModuleType
 
 import pytest
 
-from tests.test_diff_support import needs, no_network  # noqa: F401
+from tests.support.diff_fixtures import needs, no_network  # noqa: F401
 from toolstream.diff import diff_fixture, load_corpus
 
 ROOT = Path(__file__).resolve().parents[1]

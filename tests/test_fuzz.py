@@ -37,7 +37,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.builders import SCHEMAS
+from tests.support.builders import SCHEMAS
 from toolstream import Gate, Report, validate, validate_bytes
 from toolstream.api import _validate_proving_strict, _validate_strictly_parsed
 from toolstream.envelope import check_envelope

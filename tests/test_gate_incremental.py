@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.builders import SCHEMAS, openai, weather_call
-from tests.catalogue import CATALOGUE
+from tests.support.builders import SCHEMAS, openai, weather_call
+from tests.support.catalogue import CATALOGUE
 from toolstream import Gate, Limits, Report, validate
 from toolstream.envelope import check_envelope
 from toolstream.findings import ProtocolError

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 import toolstream_generators as generators
-from tests.builders import RICH_SCHEMAS
+from tests.support.builders import RICH_SCHEMAS
 from toolstream_generators import OPERATORS, Label, Mutant, Operator, mutants, sample, valid_turns
 from toolstream_generators._internal import jsontext as jt
 from toolstream_generators._internal.model import parse, reassemble, render

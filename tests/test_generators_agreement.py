@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import toolstream_generators as generators
-from tests.builders import RICH_SCHEMAS
+from tests.support.builders import RICH_SCHEMAS
 from toolstream import validate, validate_bytes
 from toolstream.report import Report
 from toolstream_generators import OPERATORS, Label, Mutant, mutants, sample, valid_turns

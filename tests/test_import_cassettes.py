@@ -21,7 +21,7 @@ import yaml
 from click.testing import CliRunner, Result
 
 import toolstream
-from tests.builders import (
+from tests.support.builders import (
     anthropic_turn,
     bedrock_tool,
     bedrock_turn,

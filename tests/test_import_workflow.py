@@ -15,7 +15,7 @@ from typing import Any
 from click.testing import CliRunner, Result
 
 import toolstream
-from tests.builders import (
+from tests.support.builders import (
     anthropic_turn,
     json_delta,
     message_delta,

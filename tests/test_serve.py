@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.test_corpus_support import ROOT
+from tests.support.corpus_cases import ROOT
 from toolstream.capture import read_capture
 from toolstream.capture.eventstream import decode_frames
 from toolstream.importer.core import stream_item

@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.test_corpus_support import ROOT
+from tests.support.corpus_cases import ROOT
 from tests.test_serve import request
 from toolstream import validate
 from toolstream.capture import read_capture

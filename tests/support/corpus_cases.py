@@ -15,7 +15,7 @@ from toolstream.corpus.caseio import dump_json, fixture_digest, write_manifest
 from toolstream.corpus.label import label_of
 from toolstream.profiles import PROFILES
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SEEDS = sorted((ROOT / "corpus" / "seeds").glob("*.json"))
 
 

@@ -372,7 +372,7 @@ def calls(*triples: tuple[Any, Any, Any]) -> tuple[AdapterCall, ...]:
 
 
 def naive_accumulate(fixture: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """A user accumulator (``tests.test_diff_support:naive_accumulate``):
+    """A user accumulator (``tests.support.diff_fixtures:naive_accumulate``):
     joins fragments per index, hands everything over, never refuses."""
     slots: dict[Any, dict[str, Any]] = {}
     for body in fixture.get("chunks") or []:
