@@ -18,16 +18,14 @@ import pickle
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.diff_fixtures import (  # noqa: F401  (no_network is a fixture)
+from tests.support.diff_fixtures import (
     SCHEMAS,
     chunk,
-    no_network,
     oai,
     tc,
 )
@@ -53,17 +51,15 @@ from toolstream.clients.harness import GENERATED_ID
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The weather tool, the chunk builders and the network guard are shared with
-# the diff tests.
+# The weather tool and the chunk builders are shared with the diff tests; the
+# network guard (tests/conftest.py) is on for every test.
 
 
 @pytest.fixture(autouse=True)
-def no_network_here(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[list[Any]]:
+def dummy_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SDKs refuse to start without a key; nothing is ever sent with it."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-toolstream-dummy")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-toolstream-dummy")
-    yield request.getfixturevalue("no_network")
 
 
 def mistral(*chunks: Any) -> dict[str, Any]:

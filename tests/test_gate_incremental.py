@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support.builders import SCHEMAS, openai, weather_call
@@ -37,12 +37,8 @@ this set only after checking that."""
 
 
 def _settings(examples: int) -> settings:
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
+    """``examples`` per property; the rest is the profile's (tests/conftest.py)."""
+    return settings(max_examples=examples)
 
 
 def gate_report(fixture: dict[str, Any], limits: Limits | None = None) -> Report:

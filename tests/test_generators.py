@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, find, given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 import toolstream_generators as generators
@@ -34,15 +34,7 @@ SEEDS = {
 }
 RESPONSES_SEED = "openai-responses-two-calls"
 BEDROCK_SEED = "bedrock-text-and-two-tools"
-SETTINGS = settings(
-    max_examples=30,
-    deadline=None,
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-        HealthCheck.filter_too_much,
-    ],
-)
+SETTINGS = settings(max_examples=30)  # the rest is the profile's (tests/conftest.py)
 
 
 def seed_calls(seed: dict[str, Any]) -> list[dict[str, str]]:

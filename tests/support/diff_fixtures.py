@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import socket
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,47 +26,6 @@ WEATHER = {
     "additionalProperties": False,
 }
 SCHEMAS = {"weather": WEATHER}
-
-
-# -- no network ------------------------------------------------------------------
-
-
-LOOPBACK = ("127.0.0.1", "::1", "localhost")
-"""The hosts a test may reach: ``toolstream serve`` binds there, nothing else does."""
-
-
-def _host(args: tuple[Any, ...]) -> Any:
-    """The host a connect/create_connection/getaddrinfo call names."""
-    address = args[1] if args and isinstance(args[0], socket.socket) else args[0] if args else None
-    if isinstance(address, tuple) and address:
-        return address[0]
-    return address
-
-
-@pytest.fixture
-def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
-    """Any connection or DNS attempt fails the test, except to loopback
-    (the client tests' ``toolstream serve``)."""
-    attempts: list[Any] = []
-
-    def guard(original: Any) -> Any:
-        def refuse(*args: Any, **kwargs: Any) -> Any:
-            if _host(args) in LOOPBACK:
-                return original(*args, **kwargs)
-            attempts.append(args[1:] if args and isinstance(args[0], socket.socket) else args)
-            raise OSError("toolstream tests: network access attempted")
-
-        return refuse
-
-    for owner, name in (
-        (socket.socket, "connect"),
-        (socket.socket, "connect_ex"),
-        (socket, "create_connection"),
-        (socket, "getaddrinfo"),
-    ):
-        monkeypatch.setattr(owner, name, guard(getattr(owner, name)))
-    yield attempts
-    assert attempts == [], f"network access attempted: {attempts}"
 
 
 def needs(module: str, extra: str = "adapters") -> None:
