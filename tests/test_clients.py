@@ -21,13 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 import toolstream
-from tests.support.diff_fixtures import (
-    ANT_PARALLEL,
-    SCHEMAS,
-    chunk,
-    oai,
-    tc,
-)
+from tests.support.builders import chunk, tc
+from tests.support.diff_fixtures import ANT_PARALLEL, SCHEMAS, oai
 from toolstream.adapters.base import NO_INPUT, AdapterCall, AdapterResult
 from toolstream.cli import cli
 from toolstream.clients import CLIENTS, StallTimeout, client_adapter, served_id

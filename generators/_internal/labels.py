@@ -73,8 +73,9 @@ CHECK_ORDER: tuple[tuple[int, tuple[str, ...]], ...] = (
 )
 """The checks a terminated slot goes through, in order: (rank, the finding
 codes of that check).  The strict JSON parse is one check with several
-codes, and so is the check of the schema itself (no operator breaks a schema's
-syntax: ``invalid_schema`` is listed for the order, never labelled).  ``limit_exceeded`` (a resource limit, checked between empty
+codes, and so is the check of the schema itself (no operator breaks a
+schema's syntax: ``invalid_schema`` is listed for the order, never
+labelled).  ``limit_exceeded`` (a resource limit, checked between empty
 arguments and the parse) is not here: no operator breaks a limit."""
 UNLABELLED_CHECKS = ("limit_exceeded",)
 """Codes of end-of-turn checks the generator never labels (see above)."""

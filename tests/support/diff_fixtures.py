@@ -16,16 +16,23 @@ from typing import Any
 
 import pytest
 
+from tests.support.builders import (
+    WEATHER_SCHEMA,
+    anthropic,
+    block_stop,
+    chunk,
+    json_delta,
+    message_end,
+    message_start,
+    openai,
+    tc,
+    tool_start,
+)
 from toolstream import Rejected
 from toolstream.adapters import Adapter, AdapterCall, AdapterResult
 
-WEATHER = {
-    "type": "object",
-    "properties": {"city": {"type": "string"}},
-    "required": ["city"],
-    "additionalProperties": False,
-}
-SCHEMAS = {"weather": WEATHER}
+SCHEMAS = {"weather": WEATHER_SCHEMA}
+"""The diff, adapter and client tests' tools: the weather tool alone."""
 
 
 def needs(module: str, extra: str = "adapters") -> None:
@@ -38,39 +45,9 @@ def needs(module: str, extra: str = "adapters") -> None:
 # -- OpenAI / Mistral chunks ----------------------------------------------------------
 
 
-def tc(
-    index: Any = 0,
-    id: str | None = None,
-    name: str | None = None,
-    args: Any = None,
-    *,
-    omit_index: bool = False,
-) -> dict[str, Any]:
-    out: dict[str, Any] = {} if omit_index else {"index": index}
-    if id is not None:
-        out["id"] = id
-        out["type"] = "function"
-    function: dict[str, Any] = {}
-    if name is not None:
-        function["name"] = name
-    if args is not None:
-        function["arguments"] = args
-    out["function"] = function
-    return out
-
-
-def chunk(*calls: dict[str, Any], finish: str | None = None, choice: int = 0) -> dict[str, Any]:
-    delta: dict[str, Any] = {"tool_calls": list(calls)} if calls else {}
-    return {"choices": [{"index": choice, "delta": delta, "finish_reason": finish}]}
-
-
 def oai(*chunks: Any, profile: str = "openai") -> dict[str, Any]:
-    return {
-        "profile": profile,
-        "tool_schemas": SCHEMAS,
-        "request": {"tool_choice": "auto"},
-        "chunks": list(chunks),
-    }
+    """A Chat Completions fixture over :data:`SCHEMAS`, ``tool_choice`` auto."""
+    return openai(list(chunks), profile=profile, schemas=SCHEMAS, request={"tool_choice": "auto"})
 
 
 END = chunk(finish="tool_calls")
@@ -177,59 +154,33 @@ TEXT_ONLY = oai(
 # -- Anthropic events ----------------------------------------------------------------
 
 
-def message_start() -> dict[str, Any]:
-    return {
-        "type": "message_start",
-        "message": {
-            "id": "msg_1",
-            "type": "message",
-            "role": "assistant",
-            "model": "m",
-            "content": [],
-            "stop_reason": None,
-            "stop_sequence": None,
-            "usage": {"input_tokens": 1, "output_tokens": 1},
-        },
-    }
+FULL_MESSAGE: dict[str, Any] = {
+    "id": "msg_1",
+    "type": "message",
+    "role": "assistant",
+    "model": "m",
+    "content": [],
+    "stop_reason": None,
+    "stop_sequence": None,
+    "usage": {"input_tokens": 1, "output_tokens": 1},
+}
+"""The ``message_start.message`` of these fixtures: every member the SDKs read."""
 
 
-def tool_start(index: int, id: str, name: str = "weather") -> dict[str, Any]:
-    return {
-        "type": "content_block_start",
-        "index": index,
-        "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}},
-    }
+def opening() -> dict[str, Any]:
+    return message_start(FULL_MESSAGE)
 
 
-def json_delta(index: int, partial: Any) -> dict[str, Any]:
-    return {
-        "type": "content_block_delta",
-        "index": index,
-        "delta": {"type": "input_json_delta", "partial_json": partial},
-    }
-
-
-def block_stop(index: int) -> dict[str, Any]:
-    return {"type": "content_block_stop", "index": index}
-
-
-def message_end(stop_reason: str = "tool_use") -> list[dict[str, Any]]:
-    return [
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": stop_reason, "stop_sequence": None},
-            "usage": {"output_tokens": 5},
-        },
-        {"type": "message_stop"},
-    ]
+def closing(stop_reason: str = "tool_use") -> list[dict[str, Any]]:
+    return message_end(stop_reason, stop_sequence=True, output_tokens=5)
 
 
 def ant(*events: Any) -> dict[str, Any]:
-    return {"profile": "anthropic", "tool_schemas": SCHEMAS, "events": list(events)}
+    return anthropic(list(events), schemas=SCHEMAS)
 
 
 ANT_PARALLEL = ant(
-    message_start(),
+    opening(),
     tool_start(0, "toolu_1"),
     json_delta(0, '{"city":'),
     json_delta(0, '"Paris"}'),
@@ -237,12 +188,12 @@ ANT_PARALLEL = ant(
     tool_start(1, "toolu_2"),
     json_delta(1, '{"city":"Rome"}'),
     block_stop(1),
-    *message_end(),
+    *closing(),
 )
 """Valid: two tool_use blocks.  The reference passes it."""
 
 ANT_TRUNCATED = ant(
-    message_start(),
+    opening(),
     tool_start(0, "toolu_1"),
     json_delta(0, '{"city":'),
     json_delta(0, '"Paris"}'),
@@ -250,51 +201,51 @@ ANT_TRUNCATED = ant(
 """Cut after the arguments, before content_block_stop (truncate_parseable)."""
 
 ANT_REUSED_INDEX = ant(
-    message_start(),
+    opening(),
     tool_start(0, "toolu_1"),
     json_delta(0, '{"city":"Paris"}'),
     block_stop(0),
     tool_start(0, "toolu_2"),
     json_delta(0, '{"city":"Rome"}'),
     block_stop(0),
-    *message_end(),
+    *closing(),
 )
 """A second block started at index 0 (reuse_slot).  Blocked."""
 
 ANT_WHITESPACE_FIRST = ant(
-    message_start(),
+    opening(),
     tool_start(0, "toolu_1"),
     json_delta(0, " "),
     json_delta(0, '{"city":"Paris"}'),
     block_stop(0),
-    *message_end(),
+    *closing(),
 )
 """Valid, with a whitespace-only first delta (reencode).  The reference passes it."""
 
 ANT_OUT_OF_ORDER = ant(
-    message_start(),
+    opening(),
     tool_start(1, "toolu_2"),
     json_delta(1, '{"city":"Rome"}'),
     block_stop(1),
     tool_start(0, "toolu_1"),
     json_delta(0, '{"city":"Paris"}'),
     block_stop(0),
-    *message_end(),
+    *closing(),
 )
 """Blocks started out of index order (interleave).  The reference passes it
 (calls in index order)."""
 
 ANT_MAX_TOKENS = ant(
-    message_start(),
+    opening(),
     tool_start(0, "toolu_1"),
     json_delta(0, '{"city":"Par'),
     block_stop(0),
-    *message_end("max_tokens"),
+    *closing("max_tokens"),
 )
 """Cut by max_tokens inside the arguments (wrong_finish).  Blocked."""
 
 ANT_ERROR = ant(
-    message_start(),
+    opening(),
     tool_start(0, "toolu_1"),
     json_delta(0, '{"city":"Paris"}'),
     {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
