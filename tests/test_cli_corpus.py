@@ -12,13 +12,15 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tests.support.corpus_cases import (
+    MissingLibraryAdapter,
+    NaiveAdapter,
     hand_corpus,
     planted_openai,
     seed,
+    truncated_openai,
     verdict,
     write_case,
 )
-from tests.test_corpus_shrink import MissingLibraryAdapter, NaiveAdapter, truncated_openai
 from toolstream.adapters import registry
 from toolstream.cli import cli
 from toolstream.corpus import shrink as S
