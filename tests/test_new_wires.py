@@ -4,7 +4,7 @@ each: every applicable code in the catalogue, a valid fragmented call
 passes with the exact call, re-splitting at every boundary keeps the
 verdict and the arguments, the closed world, and the rules that needed
 deciding (``docs/validator.md``).  Fixtures are hand-written with
-``tests/wire_builders.py``."""
+``tests/support/wire_builders.py``."""
 
 from __future__ import annotations
 
