@@ -22,12 +22,12 @@ from tests.support.builders import (
     block_stop,
     chunk,
     json_delta,
-    message_end,
-    message_start,
     openai,
     tc,
     tool_start,
 )
+from tests.support.builders import message_end as _message_end
+from tests.support.builders import message_start as _message_start
 from toolstream import Rejected
 from toolstream.adapters import Adapter, AdapterCall, AdapterResult
 
@@ -167,12 +167,18 @@ FULL_MESSAGE: dict[str, Any] = {
 """The ``message_start.message`` of these fixtures: every member the SDKs read."""
 
 
+# Not re-exported under the builders' names: these fixtures' opening and
+# closing carry more than the builders' defaults.
+
+
 def opening() -> dict[str, Any]:
-    return message_start(FULL_MESSAGE)
+    """``message_start`` with :data:`FULL_MESSAGE`."""
+    return _message_start(FULL_MESSAGE)
 
 
 def closing(stop_reason: str = "tool_use") -> list[dict[str, Any]]:
-    return message_end(stop_reason, stop_sequence=True, output_tokens=5)
+    """``message_delta`` (``stop_sequence`` null, ``usage``) and ``message_stop``."""
+    return _message_end(stop_reason, stop_sequence=True, output_tokens=5)
 
 
 def ant(*events: Any) -> dict[str, Any]:
