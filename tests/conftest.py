@@ -59,16 +59,14 @@ settings.register_profile("ci", settings.get_profile("default"), derandomize=Tru
 settings.register_profile("dev", settings.get_profile("default"), database=_HYPOTHESIS_DATABASE)
 
 
-def _load_profile() -> None:
+def pytest_configure(config: pytest.Config) -> None:
+    # Before collection: the test modules' own @settings build on the profile.
     name = os.environ.get(PROFILE_ENV, "default")
     if name not in PROFILES:
         raise pytest.UsageError(
             f"{PROFILE_ENV}={name!r}: not a profile (choose from {', '.join(PROFILES)})"
         )
     settings.load_profile(name)
-
-
-_load_profile()
 
 
 # -- long runs ----------------------------------------------------------------------------
