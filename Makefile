@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: adapters-js js-if-node test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve
+.PHONY: adapters-js js-if-node test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -96,6 +96,10 @@ bench-adapters: $(STAMP)
 # toolstream serve under load: the shipped corpus through 1, 16 and 64 concurrent clients.
 bench-serve: $(STAMP)
 	$(BIN)/python bench/serve.py
+
+# Schema pattern timings: pathological patterns and subjects stay under their bounds.
+bench-patterns: $(STAMP)
+	$(BIN)/python bench/patterns.py
 
 # Docs derived from code (finding catalogue, state diagram).
 docs: $(STAMP)

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from tests.test_corpus_support import ROOT
-from tests.test_diff_support import LENGTH, PARALLEL, REUSED_INDEX, TRUNCATED, write_case
+from tests.support.corpus_cases import ROOT
+from tests.support.diff_fixtures import LENGTH, PARALLEL, REUSED_INDEX, TRUNCATED, write_case
 from toolstream.cli import cli
 
 DOCS = ROOT / "docs" / "adapters.md"

@@ -18,19 +18,24 @@ import pickle
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.test_diff_support import (  # noqa: F401  (no_network is a fixture)
-    SCHEMAS,
+from tests.support.builders import (
+    anthropic,
+    block_stop,
     chunk,
-    no_network,
-    oai,
+    json_delta,
+    message_delta,
+    message_start,
+    message_stop,
     tc,
+    text_start,
+    tool_start,
 )
+from tests.support.diff_fixtures import SCHEMAS, oai
 from toolstream.adapters import (
     ADAPTERS,
     NO_INPUT,
@@ -53,17 +58,15 @@ from toolstream.clients.harness import GENERATED_ID
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The weather tool, the chunk builders and the network guard are shared with
-# the diff tests.
+# The weather tool and the chunk builders are shared with the diff tests; the
+# network guard (tests/conftest.py) is on for every test.
 
 
 @pytest.fixture(autouse=True)
-def no_network_here(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[list[Any]]:
+def dummy_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SDKs refuse to start without a key; nothing is ever sent with it."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-toolstream-dummy")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-toolstream-dummy")
-    yield request.getfixturevalue("no_network")
 
 
 def mistral(*chunks: Any) -> dict[str, Any]:
@@ -135,54 +138,32 @@ def assert_library_raised(excinfo: pytest.ExceptionInfo[BaseException], library:
     assert any(n.startswith(LIBRARY_NOTE_PREFIX + library) for n in notes), notes
 
 
-# -- fixture builders (Anthropic) -----------------------------------------------
-
-
-def message_start(**message: Any) -> dict[str, Any]:
-    return {"type": "message_start", "message": message}
-
-
-def tool_start(index: Any, id: str, name: str = "weather", input: Any = None) -> dict[str, Any]:
-    block = {"type": "tool_use", "id": id, "name": name, "input": {} if input is None else input}
-    return {"type": "content_block_start", "index": index, "content_block": block}
-
-
-def text_start(index: int) -> dict[str, Any]:
-    block = {"type": "text", "text": ""}
-    return {"type": "content_block_start", "index": index, "content_block": block}
-
-
-def json_delta(index: Any, partial: Any) -> dict[str, Any]:
-    delta = {"type": "input_json_delta", "partial_json": partial}
-    return {"type": "content_block_delta", "index": index, "delta": delta}
-
-
-def block_stop(index: Any) -> dict[str, Any]:
-    return {"type": "content_block_stop", "index": index}
-
-
-def message_delta(stop_reason: str = "tool_use") -> dict[str, Any]:
-    return {"type": "message_delta", "delta": {"stop_reason": stop_reason, "stop_sequence": None}}
-
-
-MESSAGE_STOP = {"type": "message_stop"}
-PING = {"type": "ping"}
+# -- Anthropic fixtures (tests/support/builders.py) --------------------------------------
+# No ``usage`` and an empty opening message: the adapters fill placeholders.
 
 
 def ant(*events: Any) -> dict[str, Any]:
-    return {"profile": "anthropic", "tool_schemas": SCHEMAS, "request": {}, "events": list(events)}
+    return anthropic(list(events), schemas=SCHEMAS, request={})
+
+
+def closing_delta(stop_reason: str = "tool_use") -> dict[str, Any]:
+    return message_delta(stop_reason, stop_sequence=True, output_tokens=None)
+
+
+MESSAGE_STOP = message_stop()
+PING = {"type": "ping"}
 
 
 def one_tool(*partials: Any, stop_reason: str | None = "tool_use") -> dict[str, Any]:
-    events: list[Any] = [message_start(), tool_start(0, "toolu_1")]
+    events: list[Any] = [message_start({}), tool_start(0, "toolu_1")]
     events += [json_delta(0, p) for p in partials]
     if stop_reason is not None:
-        events += [block_stop(0), message_delta(stop_reason), MESSAGE_STOP]
+        events += [block_stop(0), closing_delta(stop_reason), MESSAGE_STOP]
     return ant(*events)
 
 
 ANT_PARALLEL = ant(
-    message_start(),  # no id/model/usage: the adapters fill placeholders
+    message_start({}),  # no id/model/usage: the adapters fill placeholders
     PING,
     tool_start(0, "toolu_1"),
     json_delta(0, '{"ci'),
@@ -191,18 +172,18 @@ ANT_PARALLEL = ant(
     tool_start(1, "toolu_2"),
     json_delta(1, '{"city":"Rome"}'),
     block_stop(1),
-    message_delta(),
+    closing_delta(),
     MESSAGE_STOP,
 )
 ANT_REUSED_INDEX = ant(
-    message_start(),
+    message_start({}),
     tool_start(0, "toolu_1"),
     json_delta(0, '{"city":"Paris"}'),
     block_stop(0),
     tool_start(0, "toolu_2"),
     json_delta(0, '{"city":"Rome"}'),
     block_stop(0),
-    message_delta(),
+    closing_delta(),
     MESSAGE_STOP,
 )
 
@@ -604,11 +585,11 @@ def test_anthropic_json_quirks(anthropic_adapter: Any) -> None:
     }
     assert anthropic_adapter.run(one_tool("[1,2]")).calls[0].input == [1, 2]
     start_input = ant(
-        message_start(),
+        message_start({}),
         tool_start(0, "toolu_1", input={"city": "Rome"}),
         json_delta(0, '{"city":"Paris"}'),
         block_stop(0),
-        message_delta(),
+        closing_delta(),
         MESSAGE_STOP,
     )
     assert anthropic_adapter.run(start_input).calls[0].input == {"city": "Paris"}
@@ -632,10 +613,10 @@ def test_anthropic_crashes(anthropic_adapter: Any) -> None:
     with pytest.raises(TypeError) as excinfo:  # partial_json not a string
         anthropic_adapter.run(one_tool({"city": "Paris"}))
     assert_library_raised(excinfo, "anthropic")
-    null_index = ant(message_start(), tool_start(None, "toolu_1"), json_delta(None, "{}"))
+    null_index = ant(message_start({}), tool_start(None, "toolu_1"), json_delta(None, "{}"))
     with pytest.raises(TypeError):
         anthropic_adapter.run(null_index)
-    gap = ant(message_start(), tool_start(1, "toolu_1"), json_delta(1, "{}"))
+    gap = ant(message_start({}), tool_start(1, "toolu_1"), json_delta(1, "{}"))
     with pytest.raises(IndexError):
         anthropic_adapter.run(gap)
     with pytest.raises(AssertionError):  # no message_start at all
@@ -790,13 +771,13 @@ def test_langchain_anthropic_hostile(langchain_anthropic: Any) -> None:
     ]
     # deltas are only kept while the *latest* block start was a tool_use
     interleaved = ant(
-        message_start(),
+        message_start({}),
         tool_start(0, "toolu_1"),
         text_start(1),
         json_delta(0, '{"city":"Paris"}'),
         block_stop(0),
         block_stop(1),
-        message_delta(),
+        closing_delta(),
         MESSAGE_STOP,
     )
     assert inputs(langchain_anthropic.run(interleaved)) == [("toolu_1", "weather", {})]

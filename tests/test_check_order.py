@@ -27,7 +27,7 @@ _DELEGATED = {
         Code.DUPLICATE_KEY,
         Code.INVALID_UNICODE,
     ),
-    "_check_schema": (Code.UNSUPPORTED_SCHEMA_KEYWORD,),
+    "_check_schema": (Code.UNSUPPORTED_SCHEMA_KEYWORD, Code.INVALID_SCHEMA),
 }
 
 

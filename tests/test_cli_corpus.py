@@ -11,11 +11,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from tests.test_corpus_shrink import MissingLibraryAdapter, NaiveAdapter, truncated_openai
-from tests.test_corpus_support import (
+from tests.support.corpus_cases import (
+    MissingLibraryAdapter,
+    NaiveAdapter,
     hand_corpus,
     planted_openai,
     seed,
+    truncated_openai,
     verdict,
     write_case,
 )

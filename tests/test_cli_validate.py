@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.builders import call, chunk, openai, text_chunk, weather_call
+from tests.support.builders import call, chunk, openai, text_chunk, weather_call
 from toolstream.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]

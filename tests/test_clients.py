@@ -6,14 +6,14 @@ over, the error it raises), and the classification ``toolstream diff``
 gives it.  The cheap set: openai-python, anthropic, langchain-openai and,
 when node and the packages of ``toolstream/clients/js`` are installed
 (``make adapters-js``), the JavaScript clients; otherwise those skip naming
-what is missing.  Every connection goes to 127.0.0.1 (``no_network``).
+what is missing.  Every connection goes to 127.0.0.1 (the ``no_network``
+guard of tests/conftest.py).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 import toolstream
-from tests.test_diff_support import (  # noqa: F401  (no_network is a fixture)
-    ANT_PARALLEL,
-    SCHEMAS,
-    chunk,
-    no_network,
-    oai,
-    tc,
-)
+from tests.support.builders import chunk, tc
+from tests.support.diff_fixtures import ANT_PARALLEL, SCHEMAS, oai
 from toolstream.adapters.base import NO_INPUT, AdapterCall, AdapterResult
 from toolstream.cli import cli
 from toolstream.clients import CLIENTS, StallTimeout, client_adapter, served_id
@@ -90,12 +84,6 @@ def needs_node() -> None:
     missing = node_missing()
     if missing:
         pytest.skip(missing)
-
-
-@pytest.fixture(autouse=True)
-def loopback_only(request: pytest.FixtureRequest) -> Iterator[None]:
-    request.getfixturevalue("no_network")
-    yield
 
 
 def values(outcome: Any) -> list[tuple[Any, Any, Any]]:

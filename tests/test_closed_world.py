@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.builders import (
+from tests.support.builders import (
     anthropic,
     anthropic_turn,
     bedrock,

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from tests.test_corpus_support import ROOT, SEEDS
+from tests.support.corpus_cases import ROOT, SEEDS
 from toolstream import schema
 from toolstream.cli import cli
 from toolstream.corpus import caseio

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_corpus_support import hand_corpus, seed, write_case
+from tests.support.corpus_cases import hand_corpus, seed, write_case
 from toolstream.corpus import caseio
 from toolstream.corpus.caseio import (
     MANIFEST_NAME,

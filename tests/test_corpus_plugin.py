@@ -7,13 +7,10 @@ twice."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.test_corpus_support import ROOT, hand_corpus
+from tests.support.corpus_cases import hand_corpus, pytest_in
 
 USER_TEST = '''
 import pytest
@@ -47,28 +44,6 @@ def test_overeager(toolstream_case):
 '''
 
 
-def pytest_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-p",
-            "toolstream.corpus.pytest_plugin",
-            "-p",
-            "no:cacheprovider",
-            *args,
-        ],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
 
 
 def test_plugin_parametrizes_over_the_corpus(tmp_path: Path) -> None:

@@ -10,14 +10,17 @@ from typing import Any
 
 import pytest
 
-from tests.test_corpus_support import (
+from tests.support.corpus_cases import (
+    MissingLibraryAdapter,
+    NaiveAdapter,
     planted_anthropic,
     planted_mistral,
     planted_openai,
     seed,
+    truncated_openai,
     verdict,
 )
-from tests.wire_builders import (
+from tests.support.wire_builders import (
     gem_call,
     gem_chunk,
     gem_finish,
@@ -28,7 +31,6 @@ from tests.wire_builders import (
     streamed_city,
 )
 from toolstream.adapters import registry
-from toolstream.adapters.base import Adapter, AdapterCall, AdapterResult
 from toolstream.api import validate_bytes
 from toolstream.corpus import shrink as S
 
@@ -180,48 +182,8 @@ def test_command_predicate_placeholder_and_missing_program(tmp_path: Path) -> No
 # -- --adapter: a fake adapter registered in the registry for the test --------
 
 
-class NaiveAdapter(Adapter):
-    """Concatenates fragments per index and hands every call over, whatever
-    the finish reason: it executes truncated turns."""
-
-    name = "naive-test"
-    package = "json"
-    profiles = ("openai", "mistral")
-
-    def available(self) -> bool:
-        return True
-
-    def run(self, fixture: Mapping[str, Any]) -> AdapterResult:
-        self.check_profile(fixture)
-        slots: dict[Any, dict[str, Any]] = {}
-        for chunk in fixture.get("chunks") or []:
-            choices = chunk.get("choices") if isinstance(chunk, dict) else None
-            for choice in choices if isinstance(choices, list) else []:
-                delta = choice.get("delta") if isinstance(choice, dict) else None
-                entries = delta.get("tool_calls") if isinstance(delta, dict) else None
-                for entry in entries if isinstance(entries, list) else []:
-                    if not isinstance(entry, dict):
-                        continue
-                    slot = slots.setdefault(
-                        entry.get("index"), {"id": None, "name": None, "args": ""}
-                    )
-                    function = (
-                        entry.get("function") if isinstance(entry.get("function"), dict) else {}
-                    )
-                    slot["id"] = entry.get("id") or slot["id"]
-                    slot["name"] = function.get("name") or slot["name"]
-                    if isinstance(function.get("arguments"), str):
-                        slot["args"] += function["arguments"]
-        calls = tuple(AdapterCall(s["id"], s["name"], s["args"]) for s in slots.values())
-        return AdapterResult(calls=calls, rejected=False, invalid=())
 
 
-class MissingLibraryAdapter(NaiveAdapter):
-    name = "missing-lib-test"
-    package = "no_such_library_for_toolstream"
-
-    def available(self) -> bool:
-        return False
 
 
 @pytest.fixture
@@ -230,14 +192,6 @@ def fake_adapters(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(registry.ADAPTERS, MissingLibraryAdapter.name, MissingLibraryAdapter)
 
 
-def truncated_openai() -> dict[str, Any]:
-    """The OpenAI seed cut by the length limit: the reference blocks it."""
-    fixture = seed("openai-parallel")
-    for chunk in fixture["chunks"]:
-        for choice in chunk["choices"]:
-            if choice.get("finish_reason"):
-                choice["finish_reason"] = "length"
-    return fixture
 
 
 @pytest.mark.usefixtures("fake_adapters")

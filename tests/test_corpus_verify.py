@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_corpus_support import SEEDS, hand_corpus, planted_openai, seed, verdict, write_case
+from tests.support.corpus_cases import SEEDS, hand_corpus, planted_openai, seed, verdict, write_case
 from toolstream.api import validate
 from toolstream.corpus import verify as verifying
 from toolstream.corpus.caseio import CaseRef, discover

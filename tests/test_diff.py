@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_diff_support import (
+from tests.support.diff_fixtures import (
     DICT_ARGUMENTS,
     PARALLEL,
     REUSED_INDEX,
@@ -345,7 +345,7 @@ def small_corpus(tmp_path: Path) -> Path:
 
 
 def test_diff_corpus_with_a_user_callable(small_corpus: Path) -> None:
-    spec = "tests.test_diff_support:naive_accumulate"
+    spec = "tests.support.diff_fixtures:naive_accumulate"
     result = diff_corpus([small_corpus], [spec])
     assert [a.name for a in result.ran] == [spec]
     by_path = {Path(c.path).stem: c.outcomes[spec] for c in result.cases}
@@ -369,7 +369,7 @@ def test_diff_corpus_with_a_user_callable(small_corpus: Path) -> None:
 
 
 def test_refusing_callable_is_a_false_reject(small_corpus: Path) -> None:
-    spec = "tests.test_diff_support:cautious_accumulate"
+    spec = "tests.support.diff_fixtures:cautious_accumulate"
     result = diff_corpus([small_corpus], [spec])
     assert result.counts(spec)[FALSE_REJECT] == 1  # the valid case
     assert result.proves_nothing() is None
@@ -378,7 +378,7 @@ def test_refusing_callable_is_a_false_reject(small_corpus: Path) -> None:
 
 
 def test_refusing_every_case_for_one_reason_proves_nothing(small_corpus: Path) -> None:
-    spec = "tests.test_diff_support:refusing_accumulate"
+    spec = "tests.support.diff_fixtures:refusing_accumulate"
     result = diff_corpus([small_corpus], [spec])
     assert result.counts(spec)[FALSE_REJECT] == 1 and result.found(UNSAFE_ACCEPT) == 0
     assert result.proves_nothing() == (
@@ -389,7 +389,7 @@ def test_refusing_every_case_for_one_reason_proves_nothing(small_corpus: Path) -
 
 
 def test_examples_spread_over_operators(small_corpus: Path) -> None:
-    spec = "tests.test_diff_support:naive_accumulate"
+    spec = "tests.support.diff_fixtures:naive_accumulate"
     result = diff_corpus([small_corpus], [spec])
     examples = result.examples(per=3)
     assert [(e.classification, e.case.operator) for e in examples] == [
@@ -403,7 +403,7 @@ def test_examples_spread_over_operators(small_corpus: Path) -> None:
 
 
 def test_json_is_deterministic(small_corpus: Path) -> None:
-    spec = "tests.test_diff_support:naive_accumulate"
+    spec = "tests.support.diff_fixtures:naive_accumulate"
     one = diff_corpus([small_corpus], [spec]).to_json()
     two = diff_corpus([small_corpus], [spec]).to_json()
     assert one == two

@@ -9,14 +9,13 @@ opens a socket (any attempt fails it).
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.test_diff_support import (
+from tests.support.diff_fixtures import (
     ANT_ERROR,
     ANT_MAX_TOKENS,
     ANT_OUT_OF_ORDER,
@@ -41,7 +40,6 @@ from tests.test_diff_support import (
     TWICE,
     UNPARSEABLE,
     needs,
-    no_network,  # noqa: F401  (the fixture, used below)
     write_case,
 )
 from toolstream import validate
@@ -63,7 +61,6 @@ from toolstream.diff import (
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "corpus" / "cases"
 
-pytestmark = pytest.mark.usefixtures("no_network")
 
 MODULE = {
     "openai-python": "openai",
@@ -263,11 +260,7 @@ def test_each_adapter_runs_over_a_sample_of_the_shipped_corpus(adapter: str) -> 
     assert counts[NOT_RUN] < len(sample)
 
 
-LONG = os.environ.get("TOOLSTREAM_LONG") == "1"
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not LONG, reason="long run: set TOOLSTREAM_LONG=1")
 def test_every_built_in_adapter_runs_over_the_whole_shipped_corpus() -> None:
     for module in MODULE.values():
         needs(module, extra="litellm" if module == "litellm" else "adapters")

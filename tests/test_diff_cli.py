@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from tests.test_diff_support import (
+from tests.support.diff_fixtures import (
     DICT_ARGUMENTS,
     PARALLEL,
     REUSED_INDEX,
@@ -25,9 +25,9 @@ from tests.test_diff_support import (
 from toolstream.adapters import AdapterResult, registry
 from toolstream.cli import cli
 
-NAIVE = "tests.test_diff_support:naive_accumulate"
-REFUSING = "tests.test_diff_support:refusing_accumulate"
-CAUTIOUS = "tests.test_diff_support:cautious_accumulate"
+NAIVE = "tests.support.diff_fixtures:naive_accumulate"
+REFUSING = "tests.support.diff_fixtures:refusing_accumulate"
+CAUTIOUS = "tests.support.diff_fixtures:cautious_accumulate"
 
 
 def run(*args: Any, env: dict[str, str] | None = None) -> Result:
@@ -134,7 +134,7 @@ def test_examples_option(corpus: Path) -> None:
         ["diff", "{missing}", "--adapter", NAIVE],
         ["diff", "{empty}", "--adapter", NAIVE],
         ["diff", "{corpus}", "--adapter", "no-such-adapter"],
-        ["diff", "{corpus}", "--adapter", "tests.test_diff_support:no_such_function"],
+        ["diff", "{corpus}", "--adapter", "tests.support.diff_fixtures:no_such_function"],
         ["diff", "{corpus}", "--adapter", NAIVE, "--adapter", NAIVE],
         ["diff", "{corpus}", "--adapter", NAIVE, "--fail-on", "sometimes"],
         ["diff", "{corpus}", "--adapter", NAIVE, "--format", "xml"],

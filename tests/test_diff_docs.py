@@ -14,7 +14,7 @@ from types import ModuleType
 
 import pytest
 
-from tests.test_diff_support import needs, no_network  # noqa: F401
+from tests.support.diff_fixtures import needs
 from toolstream.diff import diff_fixture, load_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,7 +95,6 @@ def test_the_table_counts_the_shipped_corpus() -> None:
     assert int(match.group(1)) == len(cases), "stale: run make adapters-report"
 
 
-@pytest.mark.usefixtures("no_network")
 @pytest.mark.parametrize("adapter", sorted(MODULE))
 def test_cited_cases_still_show_the_claims(adapter: str) -> None:
     needs(MODULE[adapter], extra="litellm" if adapter == "litellm" else "adapters")

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from tests.test_corpus_support import ROOT, seed
-from tests.test_diff_support import PARALLEL, REUSED_INDEX, TEXT_ONLY, write_case
+from tests.support.corpus_cases import ROOT, seed
+from tests.support.diff_fixtures import PARALLEL, REUSED_INDEX, TEXT_ONLY, write_case
 from toolstream import Rejected, validate_bytes
 from toolstream.adapters import AdapterCall, AdapterOutputError
 from toolstream.adapters.user import CallableAdapter, PersistentCommandAdapter
@@ -261,17 +261,17 @@ def test_no_case_read_is_a_usage_error(tmp_path: Path, content: bytes) -> None:
     folder = tmp_path / "cases"
     folder.mkdir()
     (folder / "only.json").write_bytes(content)
-    result = run("diff", folder, "--adapter", "tests.test_diff_support:naive_accumulate", "-q")
+    result = run("diff", folder, "--adapter", "tests.support.diff_fixtures:naive_accumulate", "-q")
     assert result.exit_code == 64, result.output
     assert f"no case could be read from {folder}" in one_line(result.stderr)
     assert "only.json" in result.stderr  # named even with -q: it is the whole story
-    naive = "tests.test_diff_support:naive_accumulate"
+    naive = "tests.support.diff_fixtures:naive_accumulate"
     single = run("diff", folder / "only.json", "--adapter", naive)
     assert single.exit_code == 64
 
 
 def test_a_profile_with_no_case_is_a_usage_error(corpus: Path) -> None:
-    result = run("diff", corpus, "--adapter", "tests.test_diff_support:naive_accumulate",
+    result = run("diff", corpus, "--adapter", "tests.support.diff_fixtures:naive_accumulate",
                  "--profile", "bedrock")  # fmt: skip
     assert result.exit_code == 64
     assert "no case of profile bedrock could be read" in one_line(result.stderr)

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.builders import (
+from tests.support.builders import (
     anthropic,
     anthropic_turn,
     bedrock,

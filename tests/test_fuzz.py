@@ -28,7 +28,6 @@ import base64
 import copy
 import json
 import math
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.builders import SCHEMAS
+from tests.support.builders import SCHEMAS
 from toolstream import Gate, Report, validate, validate_bytes
 from toolstream.api import _validate_proving_strict, _validate_strictly_parsed
 from toolstream.envelope import check_envelope
@@ -47,7 +46,6 @@ from toolstream.profiles import PROFILES
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED_BYTES = {p.name: p.read_bytes() for p in sorted((ROOT / "corpus" / "seeds").glob("*.json"))}
-LONG = os.environ.get("TOOLSTREAM_LONG") == "1"
 STATUSES = frozenset({"pass", "blocked", "not_applicable"})
 
 EXAMPLES = 60
@@ -56,12 +54,9 @@ LONG_EXAMPLES = 5_000
 
 
 def fuzz_settings(examples: int = EXAMPLES) -> settings:
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-    )
+    """The profile's settings (tests/conftest.py) with every health check off:
+    the fuzz strategies draw hostile, oversized streams on purpose."""
+    return settings(max_examples=examples, suppress_health_check=list(HealthCheck))
 
 
 # -- the independent check -------------------------------------------------------------------
@@ -887,13 +882,7 @@ def test_the_independent_check_rejects_what_it_should() -> None:
 # -- the long run ----------------------------------------------------------------------------
 
 
-@pytest.fixture
-def long_run(request: pytest.FixtureRequest) -> None:
-    if not (LONG or "slow" in (request.config.option.markexpr or "")):
-        pytest.skip("long run: set TOOLSTREAM_LONG=1 or use -m slow")
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(PROPERTIES))
-def test_fuzz_long(name: str, long_run: None) -> None:
+def test_fuzz_long(name: str) -> None:
     run_property(name, LONG_EXAMPLES)

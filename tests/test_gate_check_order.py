@@ -6,7 +6,8 @@ One Anthropic call is given two defects at once, for every pair of checks
 that can be broken together; the finding must be the check whose step comes
 first in ``CALL_CHECK_ORDER``.  (A step with several codes, the strict parse,
 is represented by one of them: which of those a text breaks first depends on
-where in the text it is.)
+where in the text it is; the schema check is held for both of its codes, one
+defect each, since the two never meet in one schema here.)
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.builders import (
+from tests.support.builders import (
     SCHEMAS,
     anthropic,
     anthropic_turn,
@@ -56,6 +57,10 @@ DEFECTS: dict[Code, tuple[frozenset[str], Callable[[Spec], None]]] = {
     Code.UNSUPPORTED_SCHEMA_KEYWORD: (
         frozenset({"name", "schema"}),
         lambda s: s.update(name="broken_tool", schema={"not": {}}),
+    ),
+    Code.INVALID_SCHEMA: (
+        frozenset({"name", "schema"}),
+        lambda s: s.update(name="broken_tool", schema={"type": 5}),
     ),
     Code.SCHEMA_VIOLATION: (frozenset({"text"}), lambda s: s.update(text='{"city": 1}')),
 }

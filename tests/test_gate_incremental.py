@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.builders import SCHEMAS, openai, weather_call
-from tests.catalogue import CATALOGUE
+from tests.support.builders import SCHEMAS, openai, weather_call
+from tests.support.catalogue import CATALOGUE
 from toolstream import Gate, Limits, Report, validate
 from toolstream.envelope import check_envelope
 from toolstream.findings import ProtocolError
@@ -37,12 +37,8 @@ this set only after checking that."""
 
 
 def _settings(examples: int) -> settings:
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
+    """``examples`` per property; the rest is the profile's (tests/conftest.py)."""
+    return settings(max_examples=examples)
 
 
 def gate_report(fixture: dict[str, Any], limits: Limits | None = None) -> Report:

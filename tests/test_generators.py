@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, find, given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 import toolstream_generators as generators
-from tests.builders import RICH_SCHEMAS
+from tests.support.builders import RICH_SCHEMAS
 from toolstream_generators import OPERATORS, Label, Mutant, Operator, mutants, sample, valid_turns
 from toolstream_generators._internal import jsontext as jt
 from toolstream_generators._internal.model import parse, reassemble, render
@@ -34,15 +34,7 @@ SEEDS = {
 }
 RESPONSES_SEED = "openai-responses-two-calls"
 BEDROCK_SEED = "bedrock-text-and-two-tools"
-SETTINGS = settings(
-    max_examples=30,
-    deadline=None,
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-        HealthCheck.filter_too_much,
-    ],
-)
+SETTINGS = settings(max_examples=30)  # the rest is the profile's (tests/conftest.py)
 
 
 def seed_calls(seed: dict[str, Any]) -> list[dict[str, str]]:

@@ -12,17 +12,16 @@ version.  Disagreements found so far are pinned at the end of this file.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import toolstream_generators as generators
-from tests.builders import RICH_SCHEMAS
+from tests.support.builders import RICH_SCHEMAS
 from toolstream import validate, validate_bytes
 from toolstream.report import Report
 from toolstream_generators import OPERATORS, Label, Mutant, mutants, sample, valid_turns
@@ -34,7 +33,6 @@ SEEDS = {
     for p in sorted((ROOT / "corpus/seeds").glob("*.json"))
     if json.loads(p.read_text("utf-8"))["profile"] in PROFILES
 }
-LONG = os.environ.get("TOOLSTREAM_LONG") == "1"
 
 SEED_EXAMPLES = 40
 """Examples per (seed, operator) in the normal run."""
@@ -46,16 +44,8 @@ LONG_FACTOR = 25
 
 
 def _settings(examples: int) -> settings:
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        suppress_health_check=[
-            HealthCheck.too_slow,
-            HealthCheck.data_too_large,
-            HealthCheck.filter_too_much,
-            HealthCheck.large_base_example,
-        ],
-    )
+    """``examples`` per property; the rest is the profile's (tests/conftest.py)."""
+    return settings(max_examples=examples)
 
 
 def verdict(report: Report) -> dict[str, Any]:
@@ -174,9 +164,7 @@ def test_unmutated_scratch_turns_pass(profile: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("profile", PROFILES)
-def test_agreement_long(profile: str, request: pytest.FixtureRequest) -> None:
-    if not (LONG or "slow" in (request.config.getoption("markexpr") or "")):
-        pytest.skip("long run: set TOOLSTREAM_LONG=1 or select -m slow")
+def test_agreement_long(profile: str) -> None:
     seeds = [s for s in SEEDS.values() if s["profile"] == profile]
     sources = st.one_of(
         st.sampled_from(seeds).flatmap(lambda s: mutants(s)),

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from tests.builders import (
+from tests.support.builders import (
     SCHEMAS,
     anthropic,
     block_stop,

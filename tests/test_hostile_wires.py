@@ -9,8 +9,8 @@ import json
 import tracemalloc
 from typing import Any
 
-from tests.catalogue_wires import CLAUDE
-from tests.wire_builders import (
+from tests.support.catalogue_wires import CLAUDE
+from tests.support.wire_builders import (
     bedrock_invoke,
     co_delta,
     co_end,

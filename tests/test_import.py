@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolstream
-from tests.builders import (
+from tests.support.builders import (
     anthropic_turn,
     bedrock_tool,
     bedrock_turn,

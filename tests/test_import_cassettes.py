@@ -21,7 +21,7 @@ import yaml
 from click.testing import CliRunner, Result
 
 import toolstream
-from tests.builders import (
+from tests.support.builders import (
     anthropic_turn,
     bedrock_tool,
     bedrock_turn,
@@ -36,6 +36,15 @@ from tests.builders import (
     tool_start,
     weather_call,
 )
+from tests.support.cassettes import (
+    ANTHROPIC,
+    ANTHROPIC_TOOLS,
+    OPENAI_KEY,
+    WEATHER,
+    sse,
+    vcr_interaction,
+    vcr_yaml,
+)
 from toolstream.capture import encode_event
 from toolstream.cli import cli
 from toolstream.importer import InputError, import_capture, request_tools, tool_schemas
@@ -43,30 +52,12 @@ from toolstream.importer.gemini_schema import gemini_schema
 
 CAPTURES = Path(__file__).resolve().parents[1].parent / "shared" / "captures"
 ENV = {"NO_COLOR": "1", "COLUMNS": "250"}
-WEATHER = {
-    "type": "object",
-    "properties": {"city": {"type": "string"}},
-    "required": ["city"],
-    "additionalProperties": False,
-}
 CHAT_TOOLS = [{"type": "function", "function": {"name": "weather", "parameters": WEATHER}}]
-ANTHROPIC_TOOLS = [{"name": "weather", "input_schema": WEATHER}]
 
 
 # -- wire bodies -------------------------------------------------------------------------
 
 
-def sse(events: list[Any], *, named: bool = True, done: bool = False) -> bytes:
-    blocks = []
-    for event in events:
-        lines = []
-        if named and isinstance(event, dict) and isinstance(event.get("type"), str):
-            lines.append(f"event: {event['type']}")
-        lines.append("data: " + json.dumps(event))
-        blocks.append("\n".join(lines) + "\n")
-    if done:
-        blocks.append("data: [DONE]\n")
-    return "\n".join(blocks).encode("utf-8")
 
 
 def eventstream(events: list[dict[str, Any]]) -> bytes:
@@ -78,54 +69,12 @@ def eventstream(events: list[dict[str, Any]]) -> bytes:
 
 
 CHAT = [{"id": "chatcmpl-1", "model": "gpt-4o", **c} for c in weather_call()]
-ANTHROPIC = anthropic_turn(tool_block())
 
 # -- container builders --------------------------------------------------------------------
 
 
-def vcr_interaction(
-    request: Any,
-    body: bytes | str | None,
-    *,
-    content_type: str = "text/event-stream",
-    uri: str = "https://api.example.test/v1/chat/completions?key=q",
-    status: int = 200,
-    request_headers: dict[str, list[str]] | None = None,
-    response_headers: dict[str, list[str]] | None = None,
-    parsed: bool = False,
-    body_form: str = "string",
-) -> dict[str, Any]:
-    """One VCR.py interaction; ``parsed`` writes pydantic-ai's ``parsed_body``
-    for the request; ``body_form`` is ``string`` (``body: {string: ...}``),
-    ``plain`` (``body: ...``) or ``base64`` (Ruby VCR's ``base64_string``)."""
-    req: dict[str, Any] = {
-        "headers": {"content-type": ["application/json"], **(request_headers or {})},
-        "method": "POST",
-        "uri": uri,
-    }
-    if parsed:
-        req["parsed_body"] = request
-    else:
-        req["body"] = None if request is None else json.dumps(request)
-    if body_form == "base64":
-        raw = body.encode() if isinstance(body, str) else (body or b"")
-        response_body: Any = {"base64_string": base64.b64encode(raw).decode()}
-    elif body_form == "plain":
-        response_body = body
-    else:
-        response_body = {"string": body}
-    return {
-        "request": req,
-        "response": {
-            "body": response_body,
-            "headers": {"content-type": [content_type], **(response_headers or {})},
-            "status": {"code": status, "message": "OK"},
-        },
-    }
 
 
-def vcr_yaml(*interactions: dict[str, Any]) -> bytes:
-    return yaml.safe_dump({"interactions": list(interactions), "version": 1}).encode()
 
 
 def vcr_json(*interactions: dict[str, Any]) -> bytes:
@@ -556,7 +505,6 @@ def test_output_is_deterministic(tmp_path: Path) -> None:
 
 # -- secrets -----------------------------------------------------------------------------------
 
-OPENAI_KEY = "sk-proj-" + "Qw3eRt6yUi9oPa2sDf5gHj8kLz1x"
 ANTHROPIC_KEY = "sk-ant-api03-" + "Zx8cVb5nMq2wEr7tYu4iOp1aSd6f"
 GOOGLE_KEY = "AIza" + "SyB4x9Qm2Lp7Vn3Kc8Rt5Wz1Yh6Jd0Fg2Hs"
 BEARER = "Bearer " + "eyJ0eXAi0iJKV1QiLCJhbGci0iJIUzI1NiJ9x7Qp"

@@ -3,7 +3,7 @@
 boundary keeps the verdict and the bytes; every applicable code is in the
 catalogue) and the rules that needed fixing in the drafts.
 
-Fixtures are hand-written with ``tests/builders.py``."""
+Fixtures are hand-written with ``tests/support/builders.py``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.builders import (
+from tests.support.builders import (
     bedrock,
     bedrock_tool,
     bedrock_turn,
@@ -35,8 +35,8 @@ from tests.builders import (
     responses_call,
     responses_turn,
 )
-from tests.catalogue import CATALOGUE
-from tests.catalogue_wires import NEW_CODES
+from tests.support.catalogue import CATALOGUE
+from tests.support.catalogue_wires import NEW_CODES
 from toolstream import Code, Gate, validate
 
 NEW_PROFILES = ("openai-responses", "bedrock")

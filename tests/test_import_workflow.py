@@ -3,7 +3,7 @@ bundled seed's name, ``label`` writing the reference's verdict into imported
 fixtures, and ``seeds`` listing and copying the bundled seeds.
 
 Every capture here is written by the project (see
-``tests/test_import_cassettes.py`` for the builders).
+``tests/support/cassettes.py`` for the builders).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from click.testing import CliRunner, Result
 
 import toolstream
-from tests.builders import (
+from tests.support.builders import (
     anthropic_turn,
     json_delta,
     message_delta,
@@ -23,7 +23,7 @@ from tests.builders import (
     tool_block,
     tool_start,
 )
-from tests.test_import_cassettes import (
+from tests.support.cassettes import (
     ANTHROPIC,
     ANTHROPIC_TOOLS,
     OPENAI_KEY,

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.builders import (
+from tests.support.builders import (
     anthropic,
     anthropic_turn,
     call,

@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.builders import (
+from tests.support.builders import (
     anthropic_turn,
     block_stop,
     call,

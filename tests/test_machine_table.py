@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.builders import (
+from tests.support.builders import (
     anthropic,
     block_stop,
     json_delta,
@@ -25,7 +25,7 @@ from tests.builders import (
     message_stop,
     tool_start,
 )
-from tests.catalogue import CATALOGUE
+from tests.support.catalogue import CATALOGUE
 from toolstream import machine, validate
 from toolstream.findings import Code, ProtocolError
 from toolstream.machine import ILLEGAL, SCOPE_RULES, TRANSITIONS, Input, Slot, State

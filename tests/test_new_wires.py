@@ -4,7 +4,7 @@ each: every applicable code in the catalogue, a valid fragmented call
 passes with the exact call, re-splitting at every boundary keeps the
 verdict and the arguments, the closed world, and the rules that needed
 deciding (``docs/validator.md``).  Fixtures are hand-written with
-``tests/wire_builders.py``."""
+``tests/support/wire_builders.py``."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from tests.builders import SCHEMAS, block_stop, text_delta, text_start
-from tests.catalogue import CATALOGUE
-from tests.catalogue_wires import CLAUDE, NOT_APPLICABLE
-from tests.wire_builders import (
+from tests.support.builders import SCHEMAS, block_stop, text_delta, text_start
+from tests.support.catalogue import CATALOGUE
+from tests.support.catalogue_wires import CLAUDE, NOT_APPLICABLE
+from tests.support.wire_builders import (
     bedrock_invoke,
     co_call,
     co_turn,
@@ -528,7 +528,7 @@ def test_cohere_parallel_calls_pass() -> None:
 
 
 def test_cohere_whole_arguments_on_the_start_are_the_first_fragment() -> None:
-    from tests.wire_builders import co_end, co_start
+    from tests.support.wire_builders import co_end, co_start
 
     start = co_start(0)
     start["delta"]["message"]["tool_calls"]["function"]["arguments"] = '{"city": "Paris"}'

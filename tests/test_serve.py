@@ -12,14 +12,15 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 
-from tests.test_corpus_support import ROOT
+from tests.support.corpus_cases import ROOT
+from tests.support.serve_http import request
 from toolstream.capture import read_capture
 from toolstream.capture.eventstream import decode_frames
 from toolstream.importer.core import stream_item
@@ -58,26 +59,6 @@ def server(sample: list[Path]) -> Iterator[Server]:
         yield started
 
 
-def request(
-    server: Server,
-    method: str,
-    path: str,
-    body: Any = None,
-    headers: Mapping[str, str] | None = None,
-    raw: bytes | None = None,
-) -> tuple[int, http.client.HTTPResponse, bytes]:
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-    try:
-        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        connection.request(method, path, body=data, headers=dict(headers or {}))
-        response = connection.getresponse()
-        try:
-            payload = response.read()
-        except http.client.IncompleteRead as error:
-            payload = b"INCOMPLETE:" + bytes(error.partial)
-        return response.status, response, payload
-    finally:
-        connection.close()
 
 
 def path_and_body(profile: str, name: str) -> tuple[str, dict[str, Any]]:

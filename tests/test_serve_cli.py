@@ -12,8 +12,7 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
-from tests.test_corpus_plugin import pytest_in
-from tests.test_corpus_support import ROOT, seed, write_case
+from tests.support.corpus_cases import ROOT, pytest_in, seed, write_case
 from toolstream.cli import cli
 from toolstream.cli.serve_cmd import binding_note
 

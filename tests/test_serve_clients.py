@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from tests.serve_clients import CLIENTS, Served, outcome, served
-from tests.test_corpus_support import ROOT
+from tests.support.corpus_cases import ROOT
+from tests.support.serve_clients import CLIENTS, Served, outcome, served
 from toolstream.serve import Server, running
 
 CORPUS = ROOT / "corpus" / "cases"
@@ -142,7 +142,7 @@ def test_a_partial_call_is_a_prefix_of_the_labelled_one(
 ) -> None:
     """What ``cut-close`` hands over: openai's helper returns the first call
     with its arguments cut, as received."""
-    from tests.serve_clients import openai_chat_stream
+    from tests.support.serve_clients import openai_chat_stream
 
     case = cases["openai"]
     got = openai_chat_stream(f"{server.url}/transport/cut-close", case, 5.0)
@@ -184,7 +184,7 @@ def test_how_many_reads_openai_python_saw(
     writes it reads each write on its own."""
     import httpcore2._backends.sync as backend
 
-    from tests.serve_clients import openai_create
+    from tests.support.serve_clients import openai_create
     from toolstream.serve import ENDPOINTS, parse_transport
     from toolstream.serve.transport import plan
 

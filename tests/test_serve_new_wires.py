@@ -13,8 +13,8 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.test_corpus_support import ROOT
-from tests.test_serve import request
+from tests.support.corpus_cases import ROOT
+from tests.support.serve_http import request
 from toolstream import validate
 from toolstream.capture import read_capture
 from toolstream.importer.core import import_capture, stream_item

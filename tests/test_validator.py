@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import toolstream
-from tests.builders import (
+from tests.support.builders import (
     anthropic,
     anthropic_turn,
     block_stop,
@@ -28,7 +28,7 @@ from tests.builders import (
     tool_start,
     weather_call,
 )
-from tests.catalogue import CATALOGUE
+from tests.support.catalogue import CATALOGUE
 from toolstream import Code, validate
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -73,12 +73,14 @@ CALL_CHECK_ORDER: tuple[tuple[Code, ...], ...] = (
     ),
     (Code.NON_OBJECT_ARGUMENTS,),
     (Code.UNKNOWN_TOOL,),
-    (Code.UNSUPPORTED_SCHEMA_KEYWORD,),
+    (Code.UNSUPPORTED_SCHEMA_KEYWORD, Code.INVALID_SCHEMA),
     (Code.SCHEMA_VIOLATION,),
 )
 """The checks :meth:`Gate._check_call` runs on a terminated slot, in order
 (the first that fails is the slot's one finding; the strict JSON parse is one
-check with several codes).  The generator's labels mirror it
+check with several codes, and so is the check of the tool's schema itself:
+which of its codes a schema breaks first depends on where in the schema).
+The generator's labels mirror it
 (``toolstream_generators._internal.labels.CHECK_ORDER``); tests/test_check_order.py
 holds the two, and this tuple against ``_check_call``'s code, together."""
 

@@ -20,7 +20,8 @@ the validator's ``gate._check_call`` runs its checks (the first that fails
 is the slot's one finding): read-time rules first (:data:`RANK_FEED`), then
 the terminal, and then :data:`CHECK_ORDER`: id, name, duplicate id,
 conflicting start input, empty arguments, strict JSON, an object, a known
-tool, a usable schema, the schema itself.  ``tests/test_check_order.py``
+tool, a usable schema (supported keywords, valid syntax), the arguments
+against the schema.  ``tests/test_check_order.py``
 holds :data:`CHECK_ORDER` against the gate's own declaration of its order
 (the generator never imports the validator; the test reads both).
 """
@@ -67,12 +68,14 @@ CHECK_ORDER: tuple[tuple[int, tuple[str, ...]], ...] = (
     ),
     (RANK_NON_OBJECT, ("non_object_arguments",)),
     (RANK_UNKNOWN_TOOL, ("unknown_tool",)),
-    (RANK_SCHEMA, ("unsupported_schema_keyword",)),
+    (RANK_SCHEMA, ("unsupported_schema_keyword", "invalid_schema")),
     (RANK_VIOLATION, ("schema_violation",)),
 )
 """The checks a terminated slot goes through, in order: (rank, the finding
 codes of that check).  The strict JSON parse is one check with several
-codes.  ``limit_exceeded`` (a resource limit, checked between empty
+codes, and so is the check of the schema itself (no operator breaks a
+schema's syntax: ``invalid_schema`` is listed for the order, never
+labelled).  ``limit_exceeded`` (a resource limit, checked between empty
 arguments and the parse) is not here: no operator breaks a limit."""
 UNLABELLED_CHECKS = ("limit_exceeded",)
 """Codes of end-of-turn checks the generator never labels (see above)."""

@@ -8,7 +8,7 @@ import base64
 import json
 from typing import Any
 
-from tests.builders import SCHEMAS, anthropic_turn, tool_block
+from tests.support.builders import SCHEMAS, anthropic_turn, tool_block
 
 # -- gemini ---------------------------------------------------------------------------
 

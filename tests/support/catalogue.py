@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tests.builders import (
+from tests.support.builders import (
     anthropic,
     anthropic_turn,
     block_stop,
@@ -593,7 +593,7 @@ def _build_responses_and_bedrock() -> list[Entry]:
     no-argument call ``{}``) and ``arguments_mismatch`` for bedrock (nothing
     restates the arguments).
     """
-    from tests.builders import (
+    from tests.support.builders import (
         bedrock,
         bedrock_tool,
         bedrock_turn,
@@ -968,7 +968,7 @@ CATALOGUE.extend(_build_responses_and_bedrock())
 
 # -- issue 14: gemini, gemini-interactions, cohere, bedrock-invoke ---------------------
 def _build_new_wires() -> list[Entry]:
-    from tests.catalogue_wires import build
+    from tests.support.catalogue_wires import build
 
     return build(CATALOGUE, Entry)  # type: ignore[no-any-return]
 

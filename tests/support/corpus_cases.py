@@ -7,15 +7,20 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import subprocess
+import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from toolstream.adapters.base import Adapter, AdapterCall, AdapterResult
 from toolstream.api import validate_bytes
 from toolstream.corpus.caseio import dump_json, fixture_digest, write_manifest
 from toolstream.corpus.label import label_of
 from toolstream.profiles import PROFILES
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SEEDS = sorted((ROOT / "corpus" / "seeds").glob("*.json"))
 
 
@@ -96,3 +101,81 @@ def planted_mistral() -> dict[str, Any]:
     call = fixture["chunks"][1]["choices"][0]["delta"]["tool_calls"][0]
     call["function"]["arguments"] = '{"query": "wool socks", "limit": 10, "limit": 11}'
     return fixture
+
+
+class NaiveAdapter(Adapter):
+    """Concatenates fragments per index and hands every call over, whatever
+    the finish reason: it executes truncated turns."""
+
+    name = "naive-test"
+    package = "json"
+    profiles = ("openai", "mistral")
+
+    def available(self) -> bool:
+        return True
+
+    def run(self, fixture: Mapping[str, Any]) -> AdapterResult:
+        self.check_profile(fixture)
+        slots: dict[Any, dict[str, Any]] = {}
+        for chunk in fixture.get("chunks") or []:
+            choices = chunk.get("choices") if isinstance(chunk, dict) else None
+            for choice in choices if isinstance(choices, list) else []:
+                delta = choice.get("delta") if isinstance(choice, dict) else None
+                entries = delta.get("tool_calls") if isinstance(delta, dict) else None
+                for entry in entries if isinstance(entries, list) else []:
+                    if not isinstance(entry, dict):
+                        continue
+                    slot = slots.setdefault(
+                        entry.get("index"), {"id": None, "name": None, "args": ""}
+                    )
+                    function = (
+                        entry.get("function") if isinstance(entry.get("function"), dict) else {}
+                    )
+                    slot["id"] = entry.get("id") or slot["id"]
+                    slot["name"] = function.get("name") or slot["name"]
+                    if isinstance(function.get("arguments"), str):
+                        slot["args"] += function["arguments"]
+        calls = tuple(AdapterCall(s["id"], s["name"], s["args"]) for s in slots.values())
+        return AdapterResult(calls=calls, rejected=False, invalid=())
+
+
+class MissingLibraryAdapter(NaiveAdapter):
+    name = "missing-lib-test"
+    package = "no_such_library_for_toolstream"
+
+    def available(self) -> bool:
+        return False
+
+
+def truncated_openai() -> dict[str, Any]:
+    """The OpenAI seed cut by the length limit: the reference blocks it."""
+    fixture = seed("openai-parallel")
+    for chunk in fixture["chunks"]:
+        for choice in chunk["choices"]:
+            if choice.get("finish_reason"):
+                choice["finish_reason"] = "length"
+    return fixture
+
+
+def pytest_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "toolstream.corpus.pytest_plugin",
+            "-p",
+            "no:cacheprovider",
+            *args,
+        ],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )

@@ -1,7 +1,14 @@
-"""Small builders for hand-written fixtures (the project's own, not captures)."""
+"""Small builders for hand-written fixtures (the project's own, not captures).
+
+The one set of stream-piece builders every test uses: the named fixtures of
+the diff, adapter and client tests (tests/support/diff_fixtures.py) are built
+from these too.  Each builder's defaults are the least a real stream carries;
+a suite that needs more (an SDK that wants ``usage``) passes it.
+"""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 WEATHER_SCHEMA: dict[str, Any] = {
@@ -37,6 +44,21 @@ def call(
         function["arguments"] = args
     out["function"] = function
     return out
+
+
+def tc(
+    index: Any = 0,
+    id: str | None = None,
+    name: str | None = None,
+    args: Any = None,
+    *,
+    omit_index: bool = False,
+) -> dict[str, Any]:
+    """A tool-call entry as the SDKs send it: ``"type": "function"`` beside
+    every ``id`` (:func:`call` for any other combination)."""
+    return call(
+        index, id, name, args, type_="function" if id is not None else None, omit_index=omit_index
+    )
 
 
 def chunk(*calls: dict[str, Any], finish: str | None = None, choice: int = 0) -> dict[str, Any]:
@@ -81,11 +103,15 @@ def weather_call(
 # -- Anthropic events ---------------------------------------------------------
 
 
-def message_start() -> dict[str, Any]:
-    return {
-        "type": "message_start",
-        "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": []},
-    }
+MESSAGE: dict[str, Any] = {"id": "msg_1", "type": "message", "role": "assistant", "content": []}
+"""The least ``message_start.message`` a stream opens with."""
+
+
+def message_start(message: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``message_start`` with ``message`` (default :data:`MESSAGE`; ``{}`` for
+    none at all), copied."""
+    body = MESSAGE if message is None else message
+    return {"type": "message_start", "message": copy.deepcopy(body)}
 
 
 def tool_start(index: int, id: Any = "toolu_1", name: Any = "weather", input: Any = None) -> dict:
@@ -122,24 +148,47 @@ def block_stop(index: Any) -> dict[str, Any]:
     return {"type": "content_block_stop", "index": index}
 
 
-def message_delta(reason: str | None = "tool_use") -> dict[str, Any]:
-    return {
-        "type": "message_delta",
-        "delta": {"stop_reason": reason},
-        "usage": {"output_tokens": 9},
-    }
+def message_delta(
+    reason: str | None = "tool_use",
+    *,
+    stop_sequence: bool = False,
+    output_tokens: int | None = 9,
+) -> dict[str, Any]:
+    """``message_delta`` with its ``stop_reason``; ``stop_sequence`` adds
+    ``"stop_sequence": null`` to the delta, ``output_tokens=None`` leaves
+    ``usage`` out."""
+    delta: dict[str, Any] = {"stop_reason": reason}
+    if stop_sequence:
+        delta["stop_sequence"] = None
+    out: dict[str, Any] = {"type": "message_delta", "delta": delta}
+    if output_tokens is not None:
+        out["usage"] = {"output_tokens": output_tokens}
+    return out
 
 
 def message_stop() -> dict[str, Any]:
     return {"type": "message_stop"}
 
 
-def anthropic(events: list[Any], *, schemas: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {
+def message_end(reason: str | None = "tool_use", **delta: Any) -> list[dict[str, Any]]:
+    """``message_delta`` (with :func:`message_delta`'s options) and ``message_stop``."""
+    return [message_delta(reason, **delta), message_stop()]
+
+
+def anthropic(
+    events: list[Any],
+    *,
+    schemas: dict[str, Any] | None = None,
+    request: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
         "profile": "anthropic",
         "tool_schemas": SCHEMAS if schemas is None else schemas,
         "events": events,
     }
+    if request is not None:
+        out["request"] = request
+    return out
 
 
 def tool_block(
@@ -153,7 +202,7 @@ def anthropic_turn(*blocks: list[dict[str, Any]], reason: str = "tool_use") -> l
     events = [message_start()]
     for block in blocks:
         events.extend(block)
-    events.extend([message_delta(reason), message_stop()])
+    events.extend(message_end(reason))
     return events
 
 

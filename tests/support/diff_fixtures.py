@@ -10,64 +10,29 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import socket
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.builders import (
+    WEATHER_SCHEMA,
+    anthropic,
+    block_stop,
+    chunk,
+    json_delta,
+    openai,
+    tc,
+    tool_start,
+)
+from tests.support.builders import message_end as _message_end
+from tests.support.builders import message_start as _message_start
 from toolstream import Rejected
 from toolstream.adapters import Adapter, AdapterCall, AdapterResult
 
-WEATHER = {
-    "type": "object",
-    "properties": {"city": {"type": "string"}},
-    "required": ["city"],
-    "additionalProperties": False,
-}
-SCHEMAS = {"weather": WEATHER}
-
-
-# -- no network ------------------------------------------------------------------
-
-
-LOOPBACK = ("127.0.0.1", "::1", "localhost")
-"""The hosts a test may reach: ``toolstream serve`` binds there, nothing else does."""
-
-
-def _host(args: tuple[Any, ...]) -> Any:
-    """The host a connect/create_connection/getaddrinfo call names."""
-    address = args[1] if args and isinstance(args[0], socket.socket) else args[0] if args else None
-    if isinstance(address, tuple) and address:
-        return address[0]
-    return address
-
-
-@pytest.fixture
-def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
-    """Any connection or DNS attempt fails the test, except to loopback
-    (the client tests' ``toolstream serve``)."""
-    attempts: list[Any] = []
-
-    def guard(original: Any) -> Any:
-        def refuse(*args: Any, **kwargs: Any) -> Any:
-            if _host(args) in LOOPBACK:
-                return original(*args, **kwargs)
-            attempts.append(args[1:] if args and isinstance(args[0], socket.socket) else args)
-            raise OSError("toolstream tests: network access attempted")
-
-        return refuse
-
-    for owner, name in (
-        (socket.socket, "connect"),
-        (socket.socket, "connect_ex"),
-        (socket, "create_connection"),
-        (socket, "getaddrinfo"),
-    ):
-        monkeypatch.setattr(owner, name, guard(getattr(owner, name)))
-    yield attempts
-    assert attempts == [], f"network access attempted: {attempts}"
+SCHEMAS = {"weather": WEATHER_SCHEMA}
+"""The diff, adapter and client tests' tools: the weather tool alone."""
 
 
 def needs(module: str, extra: str = "adapters") -> None:
@@ -80,39 +45,9 @@ def needs(module: str, extra: str = "adapters") -> None:
 # -- OpenAI / Mistral chunks ----------------------------------------------------------
 
 
-def tc(
-    index: Any = 0,
-    id: str | None = None,
-    name: str | None = None,
-    args: Any = None,
-    *,
-    omit_index: bool = False,
-) -> dict[str, Any]:
-    out: dict[str, Any] = {} if omit_index else {"index": index}
-    if id is not None:
-        out["id"] = id
-        out["type"] = "function"
-    function: dict[str, Any] = {}
-    if name is not None:
-        function["name"] = name
-    if args is not None:
-        function["arguments"] = args
-    out["function"] = function
-    return out
-
-
-def chunk(*calls: dict[str, Any], finish: str | None = None, choice: int = 0) -> dict[str, Any]:
-    delta: dict[str, Any] = {"tool_calls": list(calls)} if calls else {}
-    return {"choices": [{"index": choice, "delta": delta, "finish_reason": finish}]}
-
-
 def oai(*chunks: Any, profile: str = "openai") -> dict[str, Any]:
-    return {
-        "profile": profile,
-        "tool_schemas": SCHEMAS,
-        "request": {"tool_choice": "auto"},
-        "chunks": list(chunks),
-    }
+    """A Chat Completions fixture over :data:`SCHEMAS`, ``tool_choice`` auto."""
+    return openai(list(chunks), profile=profile, schemas=SCHEMAS, request={"tool_choice": "auto"})
 
 
 END = chunk(finish="tool_calls")
@@ -219,59 +154,39 @@ TEXT_ONLY = oai(
 # -- Anthropic events ----------------------------------------------------------------
 
 
-def message_start() -> dict[str, Any]:
-    return {
-        "type": "message_start",
-        "message": {
-            "id": "msg_1",
-            "type": "message",
-            "role": "assistant",
-            "model": "m",
-            "content": [],
-            "stop_reason": None,
-            "stop_sequence": None,
-            "usage": {"input_tokens": 1, "output_tokens": 1},
-        },
-    }
+FULL_MESSAGE: dict[str, Any] = {
+    "id": "msg_1",
+    "type": "message",
+    "role": "assistant",
+    "model": "m",
+    "content": [],
+    "stop_reason": None,
+    "stop_sequence": None,
+    "usage": {"input_tokens": 1, "output_tokens": 1},
+}
+"""The ``message_start.message`` of these fixtures: every member the SDKs read."""
 
 
-def tool_start(index: int, id: str, name: str = "weather") -> dict[str, Any]:
-    return {
-        "type": "content_block_start",
-        "index": index,
-        "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}},
-    }
+# Not re-exported under the builders' names: these fixtures' opening and
+# closing carry more than the builders' defaults.
 
 
-def json_delta(index: int, partial: Any) -> dict[str, Any]:
-    return {
-        "type": "content_block_delta",
-        "index": index,
-        "delta": {"type": "input_json_delta", "partial_json": partial},
-    }
+def opening() -> dict[str, Any]:
+    """``message_start`` with :data:`FULL_MESSAGE`."""
+    return _message_start(FULL_MESSAGE)
 
 
-def block_stop(index: int) -> dict[str, Any]:
-    return {"type": "content_block_stop", "index": index}
-
-
-def message_end(stop_reason: str = "tool_use") -> list[dict[str, Any]]:
-    return [
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": stop_reason, "stop_sequence": None},
-            "usage": {"output_tokens": 5},
-        },
-        {"type": "message_stop"},
-    ]
+def closing(stop_reason: str = "tool_use") -> list[dict[str, Any]]:
+    """``message_delta`` (``stop_sequence`` null, ``usage``) and ``message_stop``."""
+    return _message_end(stop_reason, stop_sequence=True, output_tokens=5)
 
 
 def ant(*events: Any) -> dict[str, Any]:
-    return {"profile": "anthropic", "tool_schemas": SCHEMAS, "events": list(events)}
+    return anthropic(list(events), schemas=SCHEMAS)
 
 
 ANT_PARALLEL = ant(
-    message_start(),
+    opening(),
     tool_start(0, "toolu_1"),
     json_delta(0, '{"city":'),
     json_delta(0, '"Paris"}'),
@@ -279,12 +194,12 @@ ANT_PARALLEL = ant(
     tool_start(1, "toolu_2"),
     json_delta(1, '{"city":"Rome"}'),
     block_stop(1),
-    *message_end(),
+    *closing(),
 )
 """Valid: two tool_use blocks.  The reference passes it."""
 
 ANT_TRUNCATED = ant(
-    message_start(),
+    opening(),
     tool_start(0, "toolu_1"),
     json_delta(0, '{"city":'),
     json_delta(0, '"Paris"}'),
@@ -292,51 +207,51 @@ ANT_TRUNCATED = ant(
 """Cut after the arguments, before content_block_stop (truncate_parseable)."""
 
 ANT_REUSED_INDEX = ant(
-    message_start(),
+    opening(),
     tool_start(0, "toolu_1"),
     json_delta(0, '{"city":"Paris"}'),
     block_stop(0),
     tool_start(0, "toolu_2"),
     json_delta(0, '{"city":"Rome"}'),
     block_stop(0),
-    *message_end(),
+    *closing(),
 )
 """A second block started at index 0 (reuse_slot).  Blocked."""
 
 ANT_WHITESPACE_FIRST = ant(
-    message_start(),
+    opening(),
     tool_start(0, "toolu_1"),
     json_delta(0, " "),
     json_delta(0, '{"city":"Paris"}'),
     block_stop(0),
-    *message_end(),
+    *closing(),
 )
 """Valid, with a whitespace-only first delta (reencode).  The reference passes it."""
 
 ANT_OUT_OF_ORDER = ant(
-    message_start(),
+    opening(),
     tool_start(1, "toolu_2"),
     json_delta(1, '{"city":"Rome"}'),
     block_stop(1),
     tool_start(0, "toolu_1"),
     json_delta(0, '{"city":"Paris"}'),
     block_stop(0),
-    *message_end(),
+    *closing(),
 )
 """Blocks started out of index order (interleave).  The reference passes it
 (calls in index order)."""
 
 ANT_MAX_TOKENS = ant(
-    message_start(),
+    opening(),
     tool_start(0, "toolu_1"),
     json_delta(0, '{"city":"Par'),
     block_stop(0),
-    *message_end("max_tokens"),
+    *closing("max_tokens"),
 )
 """Cut by max_tokens inside the arguments (wrong_finish).  Blocked."""
 
 ANT_ERROR = ant(
-    message_start(),
+    opening(),
     tool_start(0, "toolu_1"),
     json_delta(0, '{"city":"Paris"}'),
     {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
@@ -372,7 +287,7 @@ def calls(*triples: tuple[Any, Any, Any]) -> tuple[AdapterCall, ...]:
 
 
 def naive_accumulate(fixture: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """A user accumulator (``tests.test_diff_support:naive_accumulate``):
+    """A user accumulator (``tests.support.diff_fixtures:naive_accumulate``):
     joins fragments per index, hands everything over, never refuses."""
     slots: dict[Any, dict[str, Any]] = {}
     for body in fixture.get("chunks") or []:

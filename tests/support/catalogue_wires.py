@@ -1,7 +1,7 @@
 """Catalogue entries for the issue-14 wire formats (gemini,
 gemini-interactions, cohere, bedrock-invoke): a minimal fixture for every
 code that applies to each, and one for each partialArgs rule.  Appended to
-``tests.catalogue.CATALOGUE``; the codes that do not apply are listed in
+``tests.support.catalogue.CATALOGUE``; the codes that do not apply are listed in
 :data:`NOT_APPLICABLE` with the reason in ``docs/validator.md``."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tests.builders import anthropic_turn, message_start, tool_start
-from tests.wire_builders import (
+from tests.support.builders import anthropic_turn, message_start, tool_start
+from tests.support.wire_builders import (
     bedrock_invoke,
     co_call,
     co_delta,
