@@ -14,7 +14,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 import toolstream
-from tests.test_diff_support import no_network  # noqa: F401  (a fixture)
-from tests.wire_builders import (
+from tests.support.wire_builders import (
     co_call,
     co_delta,
     co_end,
@@ -110,12 +108,6 @@ def needs(name: str) -> None:
 
 def handed(outcome: Any) -> list[tuple[Any, Any, Any]]:
     return [(c.id, c.name, c.input) for c in outcome.handed]
-
-
-@pytest.fixture(autouse=True)
-def loopback_only(request: pytest.FixtureRequest) -> Iterator[None]:
-    request.getfixturevalue("no_network")
-    yield
 
 
 def test_reference_verdicts() -> None:
