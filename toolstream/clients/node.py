@@ -78,6 +78,13 @@ def js_version(package: str) -> str | None:
     return version if isinstance(version, str) else None
 
 
+def _node_environment() -> dict[str, str]:
+    """The runner's environment: this one without ``AWS_*`` (a bearer token
+    there would switch @ai-sdk/amazon-bedrock from the dummy credentials to
+    it, and send it to the server)."""
+    return {key: value for key, value in os.environ.items() if not key.startswith("AWS_")}
+
+
 class _Runner:
     """The node process of this Python process."""
 
@@ -91,6 +98,7 @@ class _Runner:
             self.process = subprocess.Popen(
                 ["node", str(RUNNER)],
                 cwd=JS_ROOT,
+                env=_node_environment(),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
@@ -212,4 +220,7 @@ NODE_CLIENTS: tuple[NodeClient, ...] = (
     NodeClient("openai-node-chat-stream", ("openai",), ("openai", "mistral")),
     NodeClient("openai-node-chat-create", ("openai",), ("openai", "mistral")),
     NodeClient("anthropic-node-messages-stream", ("@anthropic-ai/sdk",), ("anthropic",)),
+    NodeClient("ai-sdk-mistral", ("@ai-sdk/mistral", "ai"), ("mistral",)),
+    NodeClient("ai-sdk-amazon-bedrock", ("@ai-sdk/amazon-bedrock", "ai"), ("bedrock",)),
+    NodeClient("ai-sdk-google", ("@ai-sdk/google", "ai"), ("gemini",)),
 )
