@@ -34,7 +34,7 @@ from tests.builders import (
 from tests.test_diff_support import chunk, no_network, oai, tc  # noqa: F401  (a fixture)
 from tests.wire_builders import gem_call, gem_chunk, gem_finish, gemini, streamed_city
 from toolstream.adapters.base import NO_INPUT
-from toolstream.clients import client_adapter
+from toolstream.clients import StallTimeout, client_adapter
 from toolstream.clients.harness import GENERATED_ID
 from toolstream.clients.node import node_missing
 from toolstream.diff import Outcome, diff_fixture
@@ -296,3 +296,27 @@ def test_responses_crash_on_a_second_reasoning_done() -> None:
     outcome = run(fixture, "ai-sdk-openai-responses", "blocked")
     assert outcome.classification == "adapter_crash"
     assert "TypeError" in outcome.detail and "summaryParts" in outcome.detail
+
+
+# -- a stall in the middle of the body ------------------------------------------------------
+
+
+STALL_CASES = [
+    pytest.param(client, fixture, id=client)
+    for client, fixture in [
+        ("ai-sdk-mistral", mistral(whole('{"city":"Paris"}'))),
+        ("ai-sdk-amazon-bedrock", bedrock(bedrock_turn(bedrock_tool(0, "tooluse_1")))),
+        ("ai-sdk-google", gemini([gem_chunk(gem_call(id="fc_1")), gem_finish()])),
+        ("ai-sdk-openai-responses", seed()),
+    ]
+]
+
+
+@pytest.mark.parametrize(("client", "fixture"), STALL_CASES)
+def test_stall_mid_stream_is_the_runner_deadline(client: str, fixture: dict[str, Any]) -> None:
+    """The body stalls longer than the case timeout: the runner's abort at
+    the deadline answers ``stalled`` (the runner is not killed: its answer
+    names the deadline), whether or not the library has a timeout of its own."""
+    adapter = client_adapter(f"{client}@stall:5", timeout=0.5)
+    with pytest.raises(StallTimeout, match=r"still reading after 0\.5s"):
+        adapter.run(fixture)
