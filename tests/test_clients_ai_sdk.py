@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 import toolstream
 from tests.builders import (
@@ -34,12 +35,15 @@ from tests.builders import (
 from tests.test_diff_support import chunk, no_network, oai, tc  # noqa: F401  (a fixture)
 from tests.wire_builders import gem_call, gem_chunk, gem_finish, gemini, streamed_city
 from toolstream.adapters.base import NO_INPUT
+from toolstream.cli import cli
 from toolstream.clients import StallTimeout, client_adapter
 from toolstream.clients.harness import GENERATED_ID
 from toolstream.clients.node import node_missing
 from toolstream.diff import Outcome, diff_fixture
 
 SEEDS = Path(__file__).resolve().parents[1] / "corpus" / "seeds"
+CAPTURES = Path(__file__).resolve().parents[1].parent / "shared" / "captures"
+CAPTURE_SCHEMAS = Path(__file__).resolve().parent / "capture_schemas"
 
 
 @pytest.fixture(autouse=True)
@@ -320,3 +324,85 @@ def test_stall_mid_stream_is_the_runner_deadline(client: str, fixture: dict[str,
     adapter = client_adapter(f"{client}@stall:5", timeout=0.5)
     with pytest.raises(StallTimeout, match=r"still reading after 0\.5s"):
         adapter.run(fixture)
+
+
+# -- real recordings (../shared/captures, read from there) ----------------------------------
+
+AGREE_ON_CAPTURES = [
+    ("ai-sdk-mistral", "mistral/llm-mistral-large-tool-call-single-chunk.sse"),
+    ("ai-sdk-mistral", "mistral/openinference-mistral-small-tool-call-2024-08.sse"),
+    ("ai-sdk-mistral", "mistral/vercel-mistral-tool-call.jsonl"),
+    (
+        "ai-sdk-amazon-bedrock",
+        "bedrock/openllmetry-bedrock-claude-converse-stream-tooluse.eventstream.bin",
+    ),
+    (
+        "ai-sdk-amazon-bedrock",
+        "bedrock/pydai-bedrock-nova-micro-iter-stream-tooluse.eventstream.bin",
+    ),
+    ("ai-sdk-amazon-bedrock", "bedrock/vercel-bedrock-redacted-reasoning-tooluse.jsonl"),
+    (
+        "ai-sdk-amazon-bedrock",
+        "bedrock/openinference-py-bedrock-claude-3-haiku-converse-stream.eventstream.bin",
+    ),
+    ("ai-sdk-google", "google/openinference-gemini-3.5-flash-parallel2-ids.sse"),
+    ("ai-sdk-openai-responses", "openai-responses/pydai-responses-stream-get_capital.sse"),
+    (
+        "ai-sdk-openai-responses",
+        "openai-responses/pydai-responses-reasoning-message-function_call.sse",
+    ),
+    (
+        "ai-sdk-openai-responses",
+        "openai-responses/simonw-llm-gpt55-responses-tool-use-streaming.sse",
+    ),
+    (
+        "ai-sdk-openai-responses",
+        "openai-responses/vercel-openai-reasoning-encrypted-content.1.jsonl",
+    ),
+]
+
+
+def imported(tmp_path: Path, capture: str) -> list[dict[str, Any]]:
+    """The capture's turns as fixtures (``toolstream import`` with the tests' schemas)."""
+    if not CAPTURES.is_dir():
+        pytest.skip(f"real captures not available ({CAPTURES} is absent)")
+    stem = next(
+        capture[: -len(e)] for e in (".eventstream.bin", ".sse", ".jsonl") if capture.endswith(e)
+    )
+    schemas = CAPTURE_SCHEMAS / f"{stem}.json"
+    out = tmp_path / "turns"
+    args = ["import", str(CAPTURES / capture), "--schemas", str(schemas), "-q", "-o", f"{out}/"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    return [json.loads(p.read_bytes()) for p in sorted(out.iterdir())]
+
+
+@pytest.mark.parametrize(
+    ("client", "capture"), AGREE_ON_CAPTURES, ids=[c for _, c in AGREE_ON_CAPTURES]
+)
+def test_agree_on_real_recordings(tmp_path: Path, client: str, capture: str) -> None:
+    """Every turn of the recording that the reference passes: the same calls."""
+    turns = [t for t in imported(tmp_path, capture) if toolstream.validate(t).status == "pass"]
+    assert turns
+    for turn in turns:
+        outcome = diff_fixture(turn, client_adapter(client))
+        assert outcome.classification == "agree", outcome.detail
+        assert outcome.handed
+
+
+@pytest.mark.parametrize(
+    "capture",
+    [
+        "google/vercel-google-stream-tool-call-arguments-parallel2.jsonl",
+        "google/pydai-gemini-3-pro-thought-signature-no-args.sse",
+    ],
+)
+def test_google_recordings_without_ids(tmp_path: Path, capture: str) -> None:
+    """Real Gemini API calls carry no id: the SDK hands over the reference's
+    calls under ids of its own, the one difference."""
+    (turn,) = imported(tmp_path, capture)
+    assert toolstream.validate(turn).status == "pass"
+    outcome = diff_fixture(turn, client_adapter("ai-sdk-google"))
+    assert outcome.classification == "wrong_calls"
+    assert {d.field for d in outcome.differences} == {"id"}
+    assert {c.id for c in outcome.handed} == {GENERATED_ID}
