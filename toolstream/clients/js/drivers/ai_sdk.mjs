@@ -36,11 +36,11 @@
 // on serve (the provider appends its own path), maxRetries: 0, abortSignal
 // (the case deadline, which also covers a stall in the middle of the body:
 // fetch aborts the body read).  Refusal, for every provider: an "error" part
-// in the full stream (streamText turns whatever the provider's stream raised
-// into one: an HTTP error status as APICallError, a chunk its zod schema
-// refuses as TypeValidationError, an event-stream frame that does not decode,
-// a Bedrock exception frame), or an AISDKError thrown while reading it.
-// Anything else is a crash.
+// in the full stream (what a provider reports as its error: an HTTP error
+// status as APICallError, a chunk its zod schema refuses as
+// TypeValidationError, a Gemini error chunk, a Bedrock exception frame), or
+// an AISDKError thrown while reading it.  Anything else thrown while reading
+// (a TypeError from a provider's own stream transform) is a crash.
 import { createAmazonBedrock } from "@ai-sdk/amazon-bedrock";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
