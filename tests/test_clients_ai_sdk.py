@@ -7,7 +7,8 @@ hand-written case (or the seed, altered) asserts what the library does with
 it: the calls it hands over, what it flags invalid, the error it raises.
 The reference verdict each relies on is asserted first.  Without node or the
 packages of ``toolstream/clients/js`` (``make adapters-js``) every test here
-skips, naming what is missing.  Every connection goes to 127.0.0.1.
+skips, naming what is missing.  Every connection goes to 127.0.0.1 (the
+network guard of tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 import toolstream
-from tests.builders import (
+from tests.support.builders import (
     bedrock,
     bedrock_tool,
     bedrock_turn,
@@ -31,9 +32,11 @@ from tests.builders import (
     br_metadata,
     br_start,
     br_stop,
+    chunk,
+    tc,
 )
-from tests.test_diff_support import chunk, no_network, oai, tc  # noqa: F401  (a fixture)
-from tests.wire_builders import gem_call, gem_chunk, gem_finish, gemini, streamed_city
+from tests.support.diff_fixtures import oai
+from tests.support.wire_builders import gem_call, gem_chunk, gem_finish, gemini, streamed_city
 from toolstream.adapters.base import NO_INPUT
 from toolstream.cli import cli
 from toolstream.clients import StallTimeout, client_adapter
@@ -47,11 +50,11 @@ CAPTURE_SCHEMAS = Path(__file__).resolve().parent / "capture_schemas"
 
 
 @pytest.fixture(autouse=True)
-def node_and_loopback(request: pytest.FixtureRequest) -> Iterator[None]:
+def needs_node() -> Iterator[None]:
+    """Skip naming what is missing (the network guard is conftest's)."""
     missing = node_missing()
     if missing:
         pytest.skip(missing)
-    request.getfixturevalue("no_network")
     yield
 
 
