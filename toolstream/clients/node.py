@@ -8,9 +8,11 @@ API each calls and what counts as its refusal.  The packages are pinned by
 ``make adapters-js`` (``npm ci``) into ``js/node_modules`` (not committed).
 
 The node process is started at the first case and kept for the run (one per
-worker process with ``-j``); a case that does not answer within its
-deadline plus a grace second kills the process (the next case starts a new
-one) and counts as a :class:`~toolstream.clients.base.StallTimeout`.
+worker process with ``-j``); it says ``{"ready": true}`` once the libraries
+are loaded, so loading them is not counted against the first case's
+deadline.  A case that does not answer within its deadline plus a grace
+second kills the process (the next case starts a new one) and counts as a
+:class:`~toolstream.clients.base.StallTimeout`.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ RUNNER: Final = JS_ROOT / "run.mjs"
 GRACE: Final = 1.0
 """Seconds past the case deadline the runner may take to answer (its own
 watchdog fires at the deadline)."""
+STARTUP: Final = 30.0
+"""Seconds a new runner may take to load the libraries and say it is ready
+(not counted against the first case's deadline)."""
 
 
 class NodeCrash(RuntimeError):
@@ -78,6 +83,13 @@ def js_version(package: str) -> str | None:
     return version if isinstance(version, str) else None
 
 
+def _node_environment() -> dict[str, str]:
+    """The runner's environment: this one without ``AWS_*`` (a bearer token
+    there would switch @ai-sdk/amazon-bedrock from the dummy credentials to
+    it, and send it to the server)."""
+    return {key: value for key, value in os.environ.items() if not key.startswith("AWS_")}
+
+
 class _Runner:
     """The node process of this Python process."""
 
@@ -91,11 +103,15 @@ class _Runner:
             self.process = subprocess.Popen(
                 ["node", str(RUNNER)],
                 cwd=JS_ROOT,
+                env=_node_environment(),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
             )
             self.buffer = b""
+            if not self._line(time.monotonic() + STARTUP, STARTUP).get("ready"):
+                self.stop()
+                raise NodeCrash("NodeProtocol: the node runner did not start with its ready line")
         assert self.process.stdin is not None and self.process.stdout is not None
         self.seq += 1
         line = json.dumps({"seq": self.seq, **request}).encode("utf-8") + b"\n"
@@ -212,4 +228,7 @@ NODE_CLIENTS: tuple[NodeClient, ...] = (
     NodeClient("openai-node-chat-stream", ("openai",), ("openai", "mistral")),
     NodeClient("openai-node-chat-create", ("openai",), ("openai", "mistral")),
     NodeClient("anthropic-node-messages-stream", ("@anthropic-ai/sdk",), ("anthropic",)),
+    NodeClient("ai-sdk-mistral", ("@ai-sdk/mistral", "ai"), ("mistral",)),
+    NodeClient("ai-sdk-amazon-bedrock", ("@ai-sdk/amazon-bedrock", "ai"), ("bedrock",)),
+    NodeClient("ai-sdk-google", ("@ai-sdk/google", "ai"), ("gemini",)),
 )

@@ -1,5 +1,6 @@
 // toolstream's JavaScript client runner: one node process per run, one JSON
-// line per case on stdin, one JSON line per case on stdout, in order.
+// line per case on stdin, one JSON line per case on stdout, in order, after
+// a first line {"ready": true} once the libraries are loaded.
 //
 // A request line: {"seq": N, "client": NAME, "root": URL, "v1": URL, "tools": [[name,
 // schema], ...], "tool_choice": VALUE|null, "timeout_ms": N}.  The answer:
@@ -56,6 +57,9 @@ async function runCase(request) {
   }
 }
 
+// Loaded (the imports above are the slow part): the first line says so, so
+// the loading is not counted against the first case's deadline.
+process.stdout.write(JSON.stringify({ ready: true }) + "\n");
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of lines) {
   if (!line.trim()) continue;

@@ -1,5 +1,8 @@
-// Shared by the JS drivers: the dummy key, the model name, the prompt.
+// Shared by the JS drivers: the dummy keys, the model name, the prompt.
 export const API_KEY = "toolstream-dummy-key";
+// Bedrock's dummy credentials (what boto3-converse-stream is given too).
+export const AWS_ACCESS_KEY_ID = "toolstream";
+export const AWS_SECRET = "toolstream-dummy-secret";
 export const MODEL = "toolstream";
 export const PROMPT = "toolstream case";
 
