@@ -425,3 +425,20 @@ def test_in_memory_case() -> None:
     assert empty.exit_code("never") == 1
     with pytest.raises(ValueError):
         empty.exit_code("sometimes")
+
+
+def test_an_invented_id_where_the_wire_has_none_is_no_difference() -> None:
+    from tests.support.wire_builders import gem_call, gem_chunk, gem_finish, gemini
+    from toolstream.adapters.base import GENERATED_ID, AdapterCall
+    from toolstream.api import validate
+    from toolstream.diff.classify import compare_calls
+
+    def reference(**call: Any) -> Any:
+        return validate(gemini([gem_chunk(gem_call(**call)), gem_finish()])).client_calls()
+
+    args = '{"city":"Paris"}'
+    made_up = AdapterCall(id=GENERATED_ID, name="weather", arguments=args)
+    taken = AdapterCall(id="fc_1", name="weather", arguments=args)
+    assert compare_calls([made_up], reference()) == ()
+    assert [d.field for d in compare_calls([taken], reference())] == ["id"]
+    assert [d.field for d in compare_calls([made_up], reference(id="fc_1"))] == ["id"]
