@@ -26,6 +26,18 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+# The HTTP stacks the client libraries share, imported whole before any test:
+# a library that imports one lazily (langchain-mistralai imports httpx on its
+# first request) can otherwise be interrupted by the garbage collector
+# finalizing an earlier test's unclosed SDK stream, whose close then meets a
+# half-imported module (a circular-import error, raised as an unraisable
+# exception that fails whichever test happens to be running).
+for _stack in ("httpx", "httpx2"):
+    try:
+        __import__(_stack)
+    except ImportError:  # not installed: no library here uses it
+        pass
+
 # -- Hypothesis settings profiles ------------------------------------------------------
 
 PROFILE_ENV = "TOOLSTREAM_HYPOTHESIS_PROFILE"
