@@ -89,6 +89,9 @@ FOREIGN: dict[str, tuple[str, ...]] = {
     # ConverseStream is a binary event stream: every item is a frame, and a
     # multi-member item could not be sent as one (toolstream serve plays it).
     "bedrock": ("bedrock-invoke",),
+    # A chunk without candidates is a usage or metadata chunk to the gemini
+    # profile, whatever else it holds: none of these is refused there.
+    "gemini": (),
 }
 """The :data:`VOCABULARY` items each profile refuses as
 ``unsupported_event`` (a row for every ``WIRES`` profile)."""
