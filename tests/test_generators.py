@@ -26,7 +26,7 @@ from toolstream_generators._internal.model import parse, reassemble, render
 from toolstream_generators._internal.schemas import violation_sites
 
 ROOT = Path(__file__).resolve().parent.parent
-PROFILES = ("openai", "mistral", "anthropic", "openai-responses", "bedrock")
+PROFILES = ("openai", "mistral", "anthropic", "openai-responses", "bedrock", "gemini")
 SEEDS = {
     p.stem: json.loads(p.read_text("utf-8"))
     for p in sorted((ROOT / "corpus/seeds").glob("*.json"))
@@ -43,7 +43,7 @@ def seed_calls(seed: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def stream(fixture: dict[str, Any]) -> list[Any]:
-    return fixture["chunks"] if fixture["profile"] in ("openai", "mistral") else fixture["events"]
+    return fixture["chunks"] if "chunks" in fixture else fixture["events"]
 
 
 # -- model -----------------------------------------------------------------------
@@ -173,7 +173,7 @@ def test_mutant_records_round_trip_json(name: str) -> None:
 
 def test_registry_matches_the_enum_and_is_documented() -> None:
     assert list(OPERATORS) == [o.value for o in Operator]
-    assert len(OPERATORS) == 38
+    assert len(OPERATORS) == 48
     for name, entry in OPERATORS.items():
         assert entry.name == name
         assert set(entry.profiles) <= set(PROFILES) and entry.profiles
@@ -207,7 +207,52 @@ def test_registry_matches_the_enum_and_is_documented() -> None:
         "second_choice",
         "whole_arguments",
     }
-    for profile, excluded in (("openai-responses", responses_only_not), ("bedrock", bedrock_not)):
+    gemini_only = {
+        "restream_arguments",
+        "late_call_id",
+        "reassign_path",
+        "retype_container",
+        "skip_index",
+        "break_continuation",
+        "lose_will_continue",
+        "unended_call",
+        "foreign_call_id",
+        "unnormalized_path",
+    }
+    # Gemini's arguments are JSON values, not text; its parts have no slot
+    # index; a call without an id is identified by its position.
+    gemini_not = {
+        "refragment",
+        "whole_call",
+        "repeat_identity",
+        "delay_identity",
+        "interleave",
+        "reencode",
+        "forced_choice_stop",
+        "whole_arguments",
+        "drop_id",
+        "corrupt_json",
+        "trailing_document",
+        "double_arguments",
+        "duplicate_key",
+        "inject_non_finite",
+        "lone_surrogate",
+        "object_fragment",
+        "reuse_slot",
+        "gap_index",
+        "bad_index",
+        "truncate_parseable",
+        "prefill_input",
+        "mismatch_done",
+        "second_choice",
+    }
+    for name in gemini_only:
+        assert OPERATORS[name].profiles == ("gemini",), name
+    for profile, excluded in (
+        ("openai-responses", responses_only_not | gemini_only),
+        ("bedrock", bedrock_not | gemini_only),
+        ("gemini", gemini_not),
+    ):
         assert {n for n, e in OPERATORS.items() if profile not in e.profiles} == excluded
     assert isinstance(generators.GENERATOR_VERSION, str)
 
@@ -663,7 +708,7 @@ def test_schema_violations_keep_the_arguments_an_object() -> None:
 
 
 def test_profiles_the_generator_does_not_model_yield_nothing() -> None:
-    other = {"profile": "gemini", "tool_schemas": {}, "events": []}
+    other = {"profile": "hologram", "tool_schemas": {}, "events": []}
     assert generators.applicable(other) == []
     assert sample(other, count=5, seed=0) == []
     assert sample(other, count=5, seed=0, operators=["truncate"]) == []

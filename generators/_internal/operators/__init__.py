@@ -70,10 +70,12 @@ from .noise import insert_noise
 from .partial import (
     break_continuation,
     entries_of,
+    followed,
     foreign_call_id,
     foreign_id_points,
     id_targets,
     late_call_id,
+    losable,
     lose_will_continue,
     quiet_points,
     reassign_path,
@@ -83,6 +85,7 @@ from .partial import (
     skip_index,
     streamed_calls,
     string_targets,
+    unended_call,
     unnormalized_path,
 )
 from .preserving import (
@@ -248,8 +251,11 @@ class Operator(str, enum.Enum):
     string, never ended, continued after its end) ->
     ``broken_string_continuation``."""
     LOSE_WILL_CONTINUE = "lose_will_continue"
-    """``partialArgs``: a streamed call's end lost -> ``missing_terminal``
-    (``identity_collision`` when another call follows)."""
+    """``partialArgs``: a streamed call's end lost, the stream ends while it
+    continues -> ``missing_terminal``."""
+    UNENDED_CALL = "unended_call"
+    """``partialArgs``: a streamed call's end lost, the next call starts
+    while it continues -> ``identity_collision``."""
     FOREIGN_CALL_ID = "foreign_call_id"
     """Gemini: a streamed call's later part with another id ->
     ``identity_collision``."""
@@ -518,8 +524,15 @@ REGISTRY: dict[str, OperatorInfo] = {
             _O.LOSE_WILL_CONTINUE,
             PARTIAL_ARGS,
             lose_will_continue,
-            lambda t, f: bool(streamed_calls(t, f)),
+            lambda t, f: bool(losable(t, f)),
             code="missing_terminal",
+        ),
+        _entry(
+            _O.UNENDED_CALL,
+            PARTIAL_ARGS,
+            unended_call,
+            lambda t, f: bool(followed(t, f)),
+            code="identity_collision",
         ),
         _entry(
             _O.FOREIGN_CALL_ID,

@@ -302,37 +302,74 @@ def string_targets(turn: Turn, fx: Effects) -> list[tuple[Call, str]]:
     return [(c, p) for c in streamed_calls(turn, fx) for p in _string_paths(turn, c)]
 
 
-def lose_will_continue(draw: Draw, turn: Turn, fx: Effects) -> None:
-    """Lose the end of a streamed call: drop its last part (the one without
-    ``willContinue``), or (drawn) every part from a later one on, so the
-    call (maybe in the middle of a string) is still continuing when the
-    next call starts or the stream ends.
-
-    Reproduces servers that drop the closing ``functionCall: {}`` and
-    clients that execute what they have at the end of the stream.
-    Label: blocked ``missing_terminal`` when no call starts after it (the
-    stream ends with it open); ``identity_collision`` when one does (a new
-    ``name`` while a streamed call continues).  The call is claimed.
-    Shrinks toward: the first streamed call, only its end part dropped.
-    """
-    call = draw(st.sampled_from(streamed_calls(turn, fx)))
+def _drop_end(draw: Draw, turn: Turn, call: Call) -> None:
+    """Drop the call's end part or (drawn) every part of it from a later
+    one on."""
     own = gm.call_steps(turn, call)
     cut = own[-1]
     if len(own) > 2 and draw(st.booleans()):
         cut = draw(st.sampled_from(own[1:-1]))
     drop = {i for i in own if i >= cut}
     turn.steps = [s for i, s in enumerate(turn.steps) if i not in drop]
-    start = turn.step_of("start", call)
-    assert start is not None
-    later = any(
-        s.kind == "start" and isinstance(s.target, Call) and s.target is not call
-        for s in turn.steps[start + 1 :]
-    )
+
+
+def _later_calls(turn: Turn, call: Call) -> list[Call]:
+    return [c for c in turn.slot_calls() if c.index > call.index]
+
+
+def lose_will_continue(draw: Draw, turn: Turn, fx: Effects) -> None:
+    """Lose the end of a streamed call and the rest of the candidate's
+    calls: drop its last part (the one without ``willContinue``), or (drawn)
+    every part of it from a later one on, and every later call; so the call
+    (maybe in the middle of a string) is still continuing when the stream
+    ends (the ``finishReason`` and the other chunks stay).
+
+    Reproduces servers that drop the closing ``functionCall: {}`` (or the
+    connection after the call's last piece), and clients that execute what
+    they have at the end of the stream.
+    Label: blocked ``missing_terminal`` (the call is claimed; the later
+    calls, free until now, are gone).
+    Shrinks toward: the first such call, only its end part dropped.
+    """
+    call = draw(st.sampled_from(losable(turn, fx)))
+    later = {id(c) for c in _later_calls(turn, call)}
+    turn.steps = [s for s in turn.steps if id(s.target) not in later]
+    turn.calls = [c for c in turn.calls if id(c) not in later]
+    _drop_end(draw, turn, call)
     fx.claim(call)
-    if later:
-        fx.slot(call, lb.RANK_FEED, "identity_collision")
-    else:
-        fx.slot(call, lb.RANK_TERMINAL, "missing_terminal")
+    fx.slot(call, lb.RANK_TERMINAL, "missing_terminal")
+
+
+def losable(turn: Turn, fx: Effects) -> list[Call]:
+    """Free streamed calls whose later calls are all free."""
+    return [
+        c
+        for c in streamed_calls(turn, fx)
+        if all(fx.is_free(later) for later in _later_calls(turn, c))
+    ]
+
+
+def unended_call(draw: Draw, turn: Turn, fx: Effects) -> None:
+    """Lose the end of a streamed call that another call follows: drop its
+    last part (the one without ``willContinue``), or (drawn) every part of
+    it from a later one on, so the next call's ``name`` arrives while it
+    still continues.
+
+    Reproduces servers that drop the closing ``functionCall: {}``, and
+    clients that end a call when the next one starts (or merge the two).
+    Label: blocked ``identity_collision`` on the call left open (a new
+    ``name`` while a streamed call continues); the call is claimed.
+    Shrinks toward: the first such call, only its end part dropped.
+    """
+    call = draw(st.sampled_from(followed(turn, fx)))
+    _drop_end(draw, turn, call)
+    fx.claim(call)
+    fx.slot(call, lb.RANK_FEED, "identity_collision")
+
+
+def followed(turn: Turn, fx: Effects) -> list[Call]:
+    """Free streamed calls that another call follows."""
+    return [c for c in streamed_calls(turn, fx) if _later_calls(turn, c)]
 
 
 def foreign_call_id(draw: Draw, turn: Turn, fx: Effects) -> None:
