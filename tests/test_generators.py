@@ -580,6 +580,64 @@ def test_bedrock_whole_call_can_send_no_input_text() -> None:
     assert shapes == {0, 1}
 
 
+GEMINI_SEED = "gemini-streamed-and-whole-calls"
+
+
+def _gemini_calls(fixture: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        part["functionCall"]
+        for chunk in fixture["chunks"]
+        for candidate in chunk.get("candidates", [])
+        for part in candidate.get("content", {}).get("parts", [])
+        if "functionCall" in part
+    ]
+
+
+def test_gemini_restream_draws_every_form_with_the_same_arguments() -> None:
+    """``restream_arguments`` sends the weather call whole and streamed,
+    its string in one piece and in several, names spelled ``.city`` and
+    ``['city']``, ended by ``{}`` and by the last ``partialArgs`` part; the
+    label's arguments stay the seed's, byte for byte."""
+    want = seed_calls(SEEDS[GEMINI_SEED])
+    seen = set()
+    for mutant in sample(SEEDS[GEMINI_SEED], count=60, seed=3, operators=["restream_arguments"]):
+        assert mutant.label.calls is not None and list(mutant.label.calls) == want
+        parts = _gemini_calls(mutant.fixture)
+        weather = next(n for n, p in enumerate(parts) if p.get("name") == "weather")
+        if "args" in parts[weather]:
+            seen.add("whole")
+            continue
+        rest = parts[weather + 1 :]
+        end = next(n for n, p in enumerate(rest) if p.get("willContinue") is not True)
+        entries = [e for p in rest[: end + 1] for e in p.get("partialArgs", [])]
+        seen.add("split" if len(entries) > 1 else "one piece")
+        seen.add("quoted" if entries[0]["jsonPath"] == "$['city']" else "shorthand")
+        seen.add("ends with {}" if rest[end] == {} else "ends with entries")
+        assert "".join(e["stringValue"] for e in entries) == "São Paulo"
+    assert seen == {
+        "whole",
+        "split",
+        "one piece",
+        "quoted",
+        "shorthand",
+        "ends with {}",
+        "ends with entries",
+    }
+
+
+def test_gemini_schema_violation_keeps_a_streamed_call_streamed() -> None:
+    """A new value goes through the wire's ``deliver``: the streamed call
+    is streamed again (``partialArgs``) unless the value cannot be (an empty
+    container inside, not an object), and then it is whole ``args``."""
+    forms = set()
+    for mutant in sample(SEEDS[GEMINI_SEED], count=30, seed=5, operators=["schema_violation"]):
+        assert mutant.label == Label("blocked", ("schema_violation",))
+        parts = _gemini_calls(mutant.fixture)
+        weather = next(p for p in parts if p.get("name") == "weather")
+        forms.add("whole" if "args" in weather else "streamed")
+    assert "streamed" in forms
+
+
 # -- composition -------------------------------------------------------------------------
 
 
