@@ -39,7 +39,7 @@ profile (whole calls and Vertex ``partialArgs``) with its operators
 (``restream_arguments``, ``late_call_id``, ``reassign_path``,
 ``retype_container``, ``skip_index``, ``break_continuation``,
 ``lose_will_continue``, ``unended_call``, ``foreign_call_id``,
-``unnormalized_path``); the other profiles draw what 1.4.0 drew."""
+``non_finite_value``, ``unnormalized_path``); the other profiles draw what 1.4.0 drew."""
 
 __all__ = [
     "GENERATOR_VERSION",

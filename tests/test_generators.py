@@ -173,7 +173,7 @@ def test_mutant_records_round_trip_json(name: str) -> None:
 
 def test_registry_matches_the_enum_and_is_documented() -> None:
     assert list(OPERATORS) == [o.value for o in Operator]
-    assert len(OPERATORS) == 48
+    assert len(OPERATORS) == 49
     for name, entry in OPERATORS.items():
         assert entry.name == name
         assert set(entry.profiles) <= set(PROFILES) and entry.profiles
@@ -217,6 +217,7 @@ def test_registry_matches_the_enum_and_is_documented() -> None:
         "lose_will_continue",
         "unended_call",
         "foreign_call_id",
+        "non_finite_value",
         "unnormalized_path",
     }
     # Gemini's arguments are JSON values, not text; its parts have no slot

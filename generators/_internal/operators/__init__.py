@@ -77,6 +77,7 @@ from .partial import (
     late_call_id,
     losable,
     lose_will_continue,
+    non_finite_value,
     quiet_points,
     reassign_path,
     restream_arguments,
@@ -259,6 +260,9 @@ class Operator(str, enum.Enum):
     FOREIGN_CALL_ID = "foreign_call_id"
     """Gemini: a streamed call's later part with another id ->
     ``identity_collision``."""
+    NON_FINITE_VALUE = "non_finite_value"
+    """``partialArgs``: ``numberValue`` ``"NaN"`` / ``"Infinity"`` ->
+    ``non_finite_number``."""
     UNNORMALIZED_PATH = "unnormalized_path"
     """``partialArgs``: a ``jsonPath`` that is not a normalized path ->
     ``invalid_json_path``."""
@@ -540,6 +544,13 @@ REGISTRY: dict[str, OperatorInfo] = {
             foreign_call_id,
             lambda t, f: bool(foreign_id_points(t, f)),
             code="identity_collision",
+        ),
+        _entry(
+            _O.NON_FINITE_VALUE,
+            PARTIAL_ARGS,
+            non_finite_value,
+            lambda t, f: bool(streamed_calls(t, f)),
+            code="non_finite_number",
         ),
         _entry(
             _O.UNNORMALIZED_PATH,

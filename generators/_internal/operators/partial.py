@@ -58,6 +58,7 @@ def quiet_points(turn: Turn, call: Call) -> list[tuple[int, set[str]]]:
 
 
 def entries_of(turn: Turn, call: Call) -> list[tuple[int, int, dict[str, Any]]]:
+    """The call's ``partialArgs`` entries (see :func:`..model.gemini.entries`)."""
     return gm.entries(turn, call)
 
 
@@ -451,3 +452,24 @@ def unnormalized_path(draw: Draw, turn: Turn, fx: Effects) -> None:
     turn.steps[i].text = items
     fx.claim(call)
     fx.slot(call, lb.RANK_FEED, "invalid_json_path")
+
+
+def non_finite_value(draw: Draw, turn: Turn, fx: Effects) -> None:
+    """Assign a non-finite number in a streamed call: a ``numberValue``
+    ``"NaN"``, ``"Infinity"`` or ``"-Infinity"`` (proto3 JSON's spelling of
+    a double that JSON cannot hold) at a new member, in a part of its own at
+    a quiet point.
+
+    Reproduces servers that serialize a model's ``nan`` through protobuf's
+    JSON mapping, and clients that turn it into a float NaN for the tool.
+    Label: blocked ``non_finite_number`` (read-time; the call is claimed).
+    Shrinks toward: the first streamed call, ``"NaN"`` right after its
+    start.
+    """
+    call = draw(st.sampled_from(streamed_calls(turn, fx)))
+    at, _ = draw(st.sampled_from(quiet_points(turn, call)))
+    token = draw(st.sampled_from(["NaN", "Infinity", "-Infinity"]))
+    path = "$." + _fresh(turn, call, "ratio")
+    _insert_part(turn, call, at, [{"jsonPath": path, "numberValue": token}])
+    fx.claim(call)
+    fx.slot(call, lb.RANK_FEED, "non_finite_number")
