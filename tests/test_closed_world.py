@@ -48,7 +48,7 @@ from tests.support.builders import (
     tool_start,
     weather_call,
 )
-from tests.wire_builders import gem_call, gem_chunk, gem_finish, gemini, streamed_city
+from tests.support.wire_builders import gem_call, gem_chunk, gem_finish, gemini, streamed_city
 from toolstream import validate
 
 # -- each wire's vocabulary (errors aside) ------------------------------------
