@@ -25,7 +25,7 @@ from ._internal.operators import REGISTRY as OPERATORS
 from ._internal.operators import Operator, OperatorInfo
 from ._internal.scratch import valid_turns
 
-GENERATOR_VERSION = "1.4.0"
+GENERATOR_VERSION = "1.5.0"
 """Bumped whenever the same (seed, operators, Hypothesis seed) may draw
 different mutants or labels.  1.2.0: the ``openai-responses`` and
 ``bedrock`` profiles, the ``mismatch_done`` operator.  1.3.0: ``sample``
@@ -34,7 +34,12 @@ no longer lets Hypothesis draw literals from the project's own source
 1.4.0 (issue 13): the ``foreign_item`` operator (the closed world: another
 wire's item -> ``unsupported_event``), ``whole_arguments`` (Responses
 arguments delivered whole in the done events), ``provider_error`` may end a
-Responses turn with ``response.failed``."""
+Responses turn with ``response.failed``.  1.5.0 (issue 14): the ``gemini``
+profile (whole calls and Vertex ``partialArgs``) with its operators
+(``restream_arguments``, ``late_call_id``, ``reassign_path``,
+``retype_container``, ``skip_index``, ``break_continuation``,
+``lose_will_continue``, ``unended_call``, ``foreign_call_id``,
+``non_finite_value``, ``unnormalized_path``); the other profiles draw what 1.4.0 drew."""
 
 __all__ = [
     "GENERATOR_VERSION",

@@ -48,6 +48,7 @@ from tests.support.builders import (
     tool_start,
     weather_call,
 )
+from tests.support.wire_builders import gem_call, gem_chunk, gem_finish, gemini, streamed_city
 from toolstream import validate
 
 # -- each wire's vocabulary (errors aside) ------------------------------------
@@ -150,6 +151,16 @@ PROFILES: dict[str, tuple[str, Any, list[list[Any]]]] = {
             bedrock_turn([br_text(0, "Hi"), br_stop(0)], reason="end_turn"),
         ],
     ),
+    # (A chunk without candidates is a usage chunk only when it holds nothing
+    # but GenerateContentResponse members: another wire's chunk is refused.)
+    "gemini": (
+        "gemini",
+        gemini,
+        [
+            [gem_chunk(gem_call()), *streamed_city("Lyon", (2,)), gem_finish()],
+            [gem_chunk({"text": "Hi"}), gem_finish()],
+        ],
+    ),
 }
 
 
@@ -183,6 +194,7 @@ ERRORS = {
     "anthropic": {"type": "error", "error": {"type": "overloaded_error", "message": "x"}},
     "openai-responses": {"type": "error", "code": "server_error", "message": "x"},
     "bedrock": {"modelStreamErrorException": {"message": "x"}},
+    "gemini": {"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}},
 }
 
 

@@ -26,7 +26,7 @@ from toolstream_generators._internal.model import parse, reassemble, render
 from toolstream_generators._internal.schemas import violation_sites
 
 ROOT = Path(__file__).resolve().parent.parent
-PROFILES = ("openai", "mistral", "anthropic", "openai-responses", "bedrock")
+PROFILES = ("openai", "mistral", "anthropic", "openai-responses", "bedrock", "gemini")
 SEEDS = {
     p.stem: json.loads(p.read_text("utf-8"))
     for p in sorted((ROOT / "corpus/seeds").glob("*.json"))
@@ -43,7 +43,7 @@ def seed_calls(seed: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def stream(fixture: dict[str, Any]) -> list[Any]:
-    return fixture["chunks"] if fixture["profile"] in ("openai", "mistral") else fixture["events"]
+    return fixture["chunks"] if "chunks" in fixture else fixture["events"]
 
 
 # -- model -----------------------------------------------------------------------
@@ -173,7 +173,7 @@ def test_mutant_records_round_trip_json(name: str) -> None:
 
 def test_registry_matches_the_enum_and_is_documented() -> None:
     assert list(OPERATORS) == [o.value for o in Operator]
-    assert len(OPERATORS) == 38
+    assert len(OPERATORS) == 49
     for name, entry in OPERATORS.items():
         assert entry.name == name
         assert set(entry.profiles) <= set(PROFILES) and entry.profiles
@@ -207,7 +207,53 @@ def test_registry_matches_the_enum_and_is_documented() -> None:
         "second_choice",
         "whole_arguments",
     }
-    for profile, excluded in (("openai-responses", responses_only_not), ("bedrock", bedrock_not)):
+    gemini_only = {
+        "restream_arguments",
+        "late_call_id",
+        "reassign_path",
+        "retype_container",
+        "skip_index",
+        "break_continuation",
+        "lose_will_continue",
+        "unended_call",
+        "foreign_call_id",
+        "non_finite_value",
+        "unnormalized_path",
+    }
+    # Gemini's arguments are JSON values, not text; its parts have no slot
+    # index; a call without an id is identified by its position.
+    gemini_not = {
+        "refragment",
+        "whole_call",
+        "repeat_identity",
+        "delay_identity",
+        "interleave",
+        "reencode",
+        "forced_choice_stop",
+        "whole_arguments",
+        "drop_id",
+        "corrupt_json",
+        "trailing_document",
+        "double_arguments",
+        "duplicate_key",
+        "inject_non_finite",
+        "lone_surrogate",
+        "object_fragment",
+        "reuse_slot",
+        "gap_index",
+        "bad_index",
+        "truncate_parseable",
+        "prefill_input",
+        "mismatch_done",
+        "second_choice",
+    }
+    for name in gemini_only:
+        assert OPERATORS[name].profiles == ("gemini",), name
+    for profile, excluded in (
+        ("openai-responses", responses_only_not | gemini_only),
+        ("bedrock", bedrock_not | gemini_only),
+        ("gemini", gemini_not),
+    ):
         assert {n for n, e in OPERATORS.items() if profile not in e.profiles} == excluded
     assert isinstance(generators.GENERATOR_VERSION, str)
 
@@ -535,6 +581,64 @@ def test_bedrock_whole_call_can_send_no_input_text() -> None:
     assert shapes == {0, 1}
 
 
+GEMINI_SEED = "gemini-streamed-and-whole-calls"
+
+
+def _gemini_calls(fixture: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        part["functionCall"]
+        for chunk in fixture["chunks"]
+        for candidate in chunk.get("candidates", [])
+        for part in candidate.get("content", {}).get("parts", [])
+        if "functionCall" in part
+    ]
+
+
+def test_gemini_restream_draws_every_form_with_the_same_arguments() -> None:
+    """``restream_arguments`` sends the weather call whole and streamed,
+    its string in one piece and in several, names spelled ``.city`` and
+    ``['city']``, ended by ``{}`` and by the last ``partialArgs`` part; the
+    label's arguments stay the seed's, byte for byte."""
+    want = seed_calls(SEEDS[GEMINI_SEED])
+    seen = set()
+    for mutant in sample(SEEDS[GEMINI_SEED], count=60, seed=3, operators=["restream_arguments"]):
+        assert mutant.label.calls is not None and list(mutant.label.calls) == want
+        parts = _gemini_calls(mutant.fixture)
+        weather = next(n for n, p in enumerate(parts) if p.get("name") == "weather")
+        if "args" in parts[weather]:
+            seen.add("whole")
+            continue
+        rest = parts[weather + 1 :]
+        end = next(n for n, p in enumerate(rest) if p.get("willContinue") is not True)
+        entries = [e for p in rest[: end + 1] for e in p.get("partialArgs", [])]
+        seen.add("split" if len(entries) > 1 else "one piece")
+        seen.add("quoted" if entries[0]["jsonPath"] == "$['city']" else "shorthand")
+        seen.add("ends with {}" if rest[end] == {} else "ends with entries")
+        assert "".join(e["stringValue"] for e in entries) == "São Paulo"
+    assert seen == {
+        "whole",
+        "split",
+        "one piece",
+        "quoted",
+        "shorthand",
+        "ends with {}",
+        "ends with entries",
+    }
+
+
+def test_gemini_schema_violation_keeps_a_streamed_call_streamed() -> None:
+    """A new value goes through the wire's ``deliver``: the streamed call
+    is streamed again (``partialArgs``) unless the value cannot be (an empty
+    container inside, not an object), and then it is whole ``args``."""
+    forms = set()
+    for mutant in sample(SEEDS[GEMINI_SEED], count=30, seed=5, operators=["schema_violation"]):
+        assert mutant.label == Label("blocked", ("schema_violation",))
+        parts = _gemini_calls(mutant.fixture)
+        weather = next(p for p in parts if p.get("name") == "weather")
+        forms.add("whole" if "args" in weather else "streamed")
+    assert "streamed" in forms
+
+
 # -- composition -------------------------------------------------------------------------
 
 
@@ -663,7 +767,7 @@ def test_schema_violations_keep_the_arguments_an_object() -> None:
 
 
 def test_profiles_the_generator_does_not_model_yield_nothing() -> None:
-    other = {"profile": "gemini", "tool_schemas": {}, "events": []}
+    other = {"profile": "hologram", "tool_schemas": {}, "events": []}
     assert generators.applicable(other) == []
     assert sample(other, count=5, seed=0) == []
     assert sample(other, count=5, seed=0, operators=["truncate"]) == []

@@ -27,7 +27,7 @@ from toolstream.report import Report
 from toolstream_generators import OPERATORS, Label, Mutant, mutants, sample, valid_turns
 
 ROOT = Path(__file__).resolve().parent.parent
-PROFILES = ("openai", "mistral", "anthropic", "openai-responses", "bedrock")
+PROFILES = ("openai", "mistral", "anthropic", "openai-responses", "bedrock", "gemini")
 SEEDS = {
     p.stem: json.loads(p.read_text("utf-8"))
     for p in sorted((ROOT / "corpus/seeds").glob("*.json"))
@@ -84,6 +84,7 @@ SCRATCH_SEED = {
     "anthropic": "anthropic-text-and-tools",
     "openai-responses": "openai-responses-two-calls",
     "bedrock": "bedrock-text-and-two-tools",
+    "gemini": "gemini-streamed-and-whole-calls",
 }
 
 

@@ -61,7 +61,12 @@ def set_fragments(turn: Turn, call: Call, pieces: list[Any]) -> None:
 
 
 def set_text(draw: Draw, turn: Turn, call: Call, text: str, *, split: bool = True) -> None:
-    """Deliver ``text`` as the call's arguments, re-split (drawn)."""
+    """Deliver ``text`` as the call's arguments, re-split (drawn); on a wire
+    whose arguments are not text (``wire.deliver``), as that wire carries
+    the value."""
+    if turn.wire.deliver is not None:
+        turn.wire.deliver(draw, turn, call, text)
+        return
     pieces = draw_split(draw, text) if split else [text]
     if turn.blocky and text == "":
         pieces = []

@@ -9,12 +9,25 @@ from typing import Any
 from hypothesis import strategies as st
 
 from . import jsontext as jt
-from .model import MISSING, PROFILES, WIRES, Block, Call, Step, StepKind, Turn, render
+from .model import (
+    MISSING,
+    PROFILES,
+    WIRES,
+    Block,
+    Call,
+    Step,
+    StepKind,
+    Turn,
+    compact,
+    gemini,
+    render,
+)
 from .model.chat import DEFAULT_CHUNK
 from .schemas import unicode_text_chars, values
 
 RESPONSES = "openai-responses"
 BEDROCK = "bedrock"
+GEMINI = "gemini"
 
 _ID_CHARS = st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _ID_PREFIX = {
@@ -23,6 +36,7 @@ _ID_PREFIX = {
     "anthropic": "toolu_",
     "openai-responses": "call_",
     "bedrock": "tooluse_",
+    "gemini": "fc_",
 }
 
 
@@ -47,7 +61,12 @@ def valid_turns(
     its ``sequence_number``.  Bedrock: ``messageStart``, maybe a text block
     opened by its first delta, ``toolUse`` blocks (start, deltas, maybe a
     leading empty delta; an empty object maybe without any delta), stop,
-    ``messageStop`` with ``tool_use``, maybe ``metadata``.
+    ``messageStop`` with ``tool_use``, maybe ``metadata``.  Gemini: maybe
+    a text chunk, each call whole (``args``; consecutive whole calls maybe
+    in one chunk) or streamed (``partialArgs``, strings split and entries
+    grouped as drawn, ended by ``{}`` or by the last entries' part), a
+    ``finishReason: "STOP"`` chunk (or, drawn, on the last call's chunk),
+    maybe a usage-only chunk.
 
     Shrinks toward: one call of the first tool, the simplest valid
     arguments, compact text in one fragment, no optional noise.
@@ -98,6 +117,8 @@ def _turns(draw: Any, profile: str, schemas: dict[str, Any], max_calls: int) -> 
         turn = _responses(draw, calls, schemas)
     elif profile == BEDROCK:
         turn = _bedrock(draw, calls, schemas)
+    elif profile == GEMINI:
+        turn = _gemini(draw, calls, schemas)
     else:
         turn = _chat(draw, profile, calls, schemas)
     return render(turn)
@@ -352,3 +373,47 @@ def _bedrock(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
         calls=calls,
         blocks=blocks,
     )
+
+
+def _gemini(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    template = {
+        "candidates": [{"content": {"role": "model", "parts": []}}],
+        "modelVersion": "gemini-scratch",
+    }
+    turn = Turn(
+        wire=WIRES[GEMINI],
+        tool_schemas=schemas,
+        request=None,
+        steps=[],
+        calls=calls,
+        chunk_template=template,
+    )
+    if draw(st.booleans()):
+        text = draw(st.text(unicode_text_chars, max_size=20))
+        candidate = {"content": {"role": "model", "parts": [{"text": text}]}}
+        turn.steps.append(Step("raw", raw={**template, "candidates": [candidate]}))
+    for call in calls:
+        assert call.expected is not None
+        value = jt.loads(call.expected)
+        call.expected = compact(value)
+        call.start_input = value
+        previous = turn.steps[-1] if turn.steps else None
+        whole_before = (
+            previous is not None
+            and previous.kind == "start"
+            and isinstance(previous.target, Call)
+            and not previous.target.streamed
+        )
+        start = Step("start", target=call, tmpl_chunk=template, carries_id=True)
+        start.join = whole_before and draw(st.booleans())
+        turn.steps.append(start)
+        if gemini.leaves(value) is not None and draw(st.booleans()):
+            items = gemini.draw_entries(draw, value)
+            gemini.stream(draw, turn, call, items, end=draw(st.booleans()))
+    turn.steps.append(Step("finish", text="STOP", join=draw(st.booleans())))
+    if draw(st.booleans()):
+        usage = {"promptTokenCount": 20, "candidatesTokenCount": 10, "totalTokenCount": 30}
+        turn.steps.append(
+            Step("raw", raw={"usageMetadata": usage, "modelVersion": "gemini-scratch"})
+        )
+    return turn

@@ -57,7 +57,10 @@ open stays open, and is ``missing_terminal``) then ``Stop``.  A candidate's
 first chunk is ``Begin``: a turn with calls whose candidate never brings a
 ``finishReason`` (a body cut after a whole call) is ``missing_terminal``.
 
-Closed world: a chunk that is not an object, a part with a member outside
+Closed world: a chunk that is not an object, a chunk member outside those of
+a ``GenerateContentResponse`` (``candidates``, ``promptFeedback``,
+``usageMetadata``, ``modelVersion``, ``responseId``, ``createTime``,
+``modelStatus``), a part with a member outside
 the known set, a ``functionCall`` member outside ``name``, ``id``, ``args``,
 ``partialArgs`` and ``willContinue``, are ``unsupported_event``; an
 ``error`` object, or ``promptFeedback.blockReason`` (the prompt was
@@ -121,6 +124,10 @@ _CALL_PARTS = frozenset({"functionCall", "toolCall"})
 # Chunk members that say nothing about the turn: a chunk holding only these
 # and one part can be deleted whole when the part is.
 _METADATA = frozenset({"candidates", "modelVersion", "responseId", "createTime"})
+# Every member of a GenerateContentResponse (Gemini API and Vertex AI): a
+# chunk holding another one is not a Gemini chunk (an OpenAI chunk has
+# ``choices``, an Anthropic event ``type``), never a usage-only chunk.
+_CHUNK_MEMBERS = frozenset({*_METADATA, "promptFeedback", "usageMetadata", "modelStatus", "error"})
 
 
 @dataclass
@@ -234,6 +241,13 @@ class Gemini(Profile):
             reason = feedback["blockReason"]
             shown = reason[:40] if type(reason) is str else describe(reason)
             raise ProtocolError(Code.PROVIDER_ERROR, f"the prompt was blocked: {shown}", event=pos)
+        unknown = [k for k in raw if k not in _CHUNK_MEMBERS]
+        if unknown:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                f"chunk member {str(unknown[0])[:40]!r} is not one the gemini profile knows",
+                event=pos,
+            )
         candidates = raw.get("candidates")
         if candidates is None:
             return  # usage-only or metadata-only chunk

@@ -12,6 +12,7 @@ profile                   module          stream
 ``anthropic``             :mod:`.anthropic`  ``events``
 ``openai-responses``      :mod:`.responses`  ``events``
 ``bedrock``               :mod:`.bedrock`    ``events``
+``gemini``                :mod:`.gemini`     ``chunks``
 ========================  ==============  ====================================
 
 The model never imports the validator: the two are independent oracles.
@@ -22,7 +23,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from . import anthropic, bedrock, chat, responses
+from . import anthropic, bedrock, chat, gemini, responses
 from .turn import (
     MISSING,
     Block,
@@ -39,7 +40,14 @@ from .wire import Wire
 
 WIRES: dict[str, Wire] = {
     wire.profile: wire
-    for wire in (chat.OPENAI, chat.MISTRAL, anthropic.WIRE, responses.WIRE, bedrock.WIRE)
+    for wire in (
+        chat.OPENAI,
+        chat.MISTRAL,
+        anthropic.WIRE,
+        responses.WIRE,
+        bedrock.WIRE,
+        gemini.WIRE,
+    )
 }
 """Every profile the generator models, and how."""
 PROFILES = tuple(WIRES)

@@ -100,6 +100,9 @@ class Call:
     ``function_call_arguments.delta``); the closing events restate them
     (the arguments delivered whole).  An operator that needs a fragment on
     the wire clears it."""
+    streamed: bool = False
+    """Gemini: the call streams its arguments (``partialArgs`` parts ending
+    with a part without ``willContinue``) instead of a whole ``args``."""
 
 
 @dataclass(eq=False)
@@ -278,7 +281,10 @@ def joined(turn: Turn, call: Call) -> str:
 
 
 def reassemble(turn: Turn, call: Call) -> str:
-    """The arguments text of ``call`` under the reassembly rule (module doc)."""
+    """The arguments text of ``call`` under the reassembly rule (module doc),
+    or as the format computes it (``wire.arguments``)."""
+    if turn.wire.arguments is not None:
+        return turn.wire.arguments(turn, call)
     text = joined(turn, call)
     if text == "":
         return turn.wire.implied_arguments(call)

@@ -3,7 +3,7 @@
 One :class:`Wire` per profile: how its stream is keyed, parsed and
 rendered, and the vocabulary the operators ask instead of branching on the
 profile name.  Each format module (``chat``, ``anthropic``, ``responses``,
-``bedrock``) defines its row(s); adding a format is one module and one row.
+``bedrock``, ``gemini``) defines its row(s); adding a format is one module and one row.
 """
 
 from __future__ import annotations
@@ -121,6 +121,44 @@ class Wire:
     new_call: Callable[[Turn, str], tuple[Call, list[Step]]] | None = None
     """``(turn, tool name) -> (call, its steps)``: a complete extra call with
     arguments ``{}``, after every existing call of the turn's call scope."""
+    arguments: Callable[[Turn, Call], str] | None = None
+    """A call's arguments text computed by the format itself (Gemini: the
+    compact JSON of ``args``, or of the ``partialArgs`` reassembled);
+    ``None``: the reassembly rule of :func:`~.turn.reassemble`."""
+    deliver: Callable[[Any, Turn, Call, str], None] | None = None
+    """``(draw, turn, call, text)``: send the arguments ``text`` (valid JSON or
+    ``""``) as the format carries arguments that are *not text* (Gemini: an
+    ``args`` object, or values at JSON paths).  ``None``: the arguments are
+    text fragments.  A format with a ``deliver`` cannot carry a text that is
+    not a JSON value, so the operators that edit the text itself (re-split
+    it, corrupt it, re-encode it, fragments of another type) do not apply
+    to it; the ones that set a new value do, through this."""
+    requires_ids: bool = True
+    """A call without an id is ``missing_id`` (Gemini: no, a call without
+    ``id`` is identified by its position)."""
+    unnamed: tuple[Any, ...] = (MISSING, None, "")
+    """How a call may be sent without its name, simplest first (Gemini: a
+    part without ``name`` continues the open call, so only ``null`` or
+    ``""``)."""
+    positional_slots: bool = False
+    """Parts carry no slot index: a call's slot is its position, and a part
+    without identity belongs to the call that is open (Gemini).  So there is
+    no index to skip or spoil (``gap_index``, ``bad_index``), no interleaving
+    of parallel calls, no second start on a live slot (``reuse_slot``: a
+    new name is a new call), and a late fragment or a second stop cannot be
+    aimed at one call (``delta_after_terminal`` is a whole new call after
+    the end; ``duplicate_terminal`` is the end reason repeated)."""
+    claim_reasons: tuple[str, ...] = ()
+    """End reasons that claim tool use without meaning "execute": with no
+    call they are ``terminal_without_calls`` (Gemini
+    ``MALFORMED_FUNCTION_CALL``, ...); ``()``: only ``tool_reason`` claims."""
+    absent_null: bool = False
+    """A JSON ``null`` in place of the arguments means none were sent
+    (Gemini ``args: null``, proto3 JSON): it is empty, not a non-object."""
+    partial_args: bool = False
+    """Calls may stream their arguments as values at JSON paths (Vertex
+    ``partialArgs``, see :mod:`.gemini`): the ``partialArgs`` operators
+    apply."""
 
 
 def new_block_call(turn: Turn, id_: str, name: str, **fields: Any) -> tuple[Call, list[Step]]:

@@ -25,6 +25,9 @@ follows from the same rows (the profile sets below).  The sections:
 :mod:`.terminals`   end reasons, repeated terminals, late deltas, errors,
                     index gaps
 :mod:`.foreign`     foreign_item (the closed world: another format's item)
+:mod:`.partial`     values at JSON paths (Vertex ``partialArgs``):
+                    restream_arguments, late_call_id, and one operator
+                    per reassembly rule broken
 ==================  =====================================================
 """
 
@@ -61,9 +64,31 @@ from .cuts import (
     truncate,
     truncate_parseable,
 )
-from .foreign import foreign_item
+from .foreign import FOREIGN, foreign_item
 from .identity import drop_id, drop_name, dup_pairs, duplicate_id, live_window, reuse_slot
 from .noise import insert_noise
+from .partial import (
+    break_continuation,
+    entries_of,
+    followed,
+    foreign_call_id,
+    foreign_id_points,
+    id_targets,
+    late_call_id,
+    losable,
+    lose_will_continue,
+    non_finite_value,
+    quiet_points,
+    reassign_path,
+    restream_arguments,
+    restreamable,
+    retype_container,
+    skip_index,
+    streamed_calls,
+    string_targets,
+    unended_call,
+    unnormalized_path,
+)
 from .preserving import (
     delay_identity,
     forced_choice_stop,
@@ -95,12 +120,21 @@ def _where(has: Callable[[Wire], bool]) -> tuple[str, ...]:
 
 
 ALL = tuple(WIRES)
+TEXT = _where(lambda w: w.deliver is None)
+"""Formats whose arguments are text fragments (not Gemini's JSON values):
+the operators that re-split, corrupt or re-encode the text apply."""
+INDEXED = _where(lambda w: not w.positional_slots)
+"""Formats whose call items carry a slot index (not Gemini's parts)."""
+NEEDS_IDS = _where(lambda w: w.requires_ids)
+"""Formats where a call without an id is ``missing_id``."""
+PARTIAL_ARGS = _where(lambda w: w.partial_args)
+"""Formats whose calls may stream values at JSON paths (Vertex ``partialArgs``)."""
 CHAT = _where(lambda w: not w.blocky)
 """Formats with choices and ``tool_calls`` slots (OpenAI, Mistral)."""
 LATE_IDENTITY = _where(lambda w: w.late_identity)
 """Formats that can carry a call's identity on a later event than its
 first (OpenAI/Mistral fragments, the Responses closing item)."""
-CLAIMS_TOOLS = _where(lambda w: w.tool_reason is not None)
+CLAIMS_TOOLS = _where(lambda w: w.tool_reason is not None or bool(w.claim_reasons))
 """Formats with an end reason that claims tool use."""
 CAN_BE_EMPTY = _where(lambda w: w.empty_arguments)
 """Formats whose arguments can reassemble to "" (Bedrock's are ``{}``)."""
@@ -140,6 +174,11 @@ class Operator(str, enum.Enum):
     """``finish_reason: "stop"`` under a forcing ``tool_choice``."""
     WHOLE_ARGUMENTS = "whole_arguments"
     """Responses: no arguments deltas, the done events carry the arguments."""
+    RESTREAM_ARGUMENTS = "restream_arguments"
+    """Gemini: the same arguments in another form (``partialArgs`` split and
+    grouped otherwise, or whole ``args``)."""
+    LATE_CALL_ID = "late_call_id"
+    """Gemini: a streamed call's id on a later part than its first."""
     # -- verdict-breaking --------------------------------------------------
     TRUNCATE = "truncate"
     """Cut the stream before its terminal -> ``missing_terminal``."""
@@ -201,6 +240,32 @@ class Operator(str, enum.Enum):
     """Calls in two choices -> ``ambiguous_choice``."""
     FOREIGN_ITEM = "foreign_item"
     """An item of another wire format -> ``unsupported_event``."""
+    REASSIGN_PATH = "reassign_path"
+    """``partialArgs``: a path assigned twice -> ``duplicate_assignment``."""
+    RETYPE_CONTAINER = "retype_container"
+    """``partialArgs``: a container used as two types, or a scalar as a
+    container -> ``path_type_conflict``."""
+    SKIP_INDEX = "skip_index"
+    """``partialArgs``: an array index past the end -> ``array_index_gap``."""
+    BREAK_CONTINUATION = "break_continuation"
+    """``partialArgs``: a continued string broken (another path, not a
+    string, never ended, continued after its end) ->
+    ``broken_string_continuation``."""
+    LOSE_WILL_CONTINUE = "lose_will_continue"
+    """``partialArgs``: a streamed call's end lost, the stream ends while it
+    continues -> ``missing_terminal``."""
+    UNENDED_CALL = "unended_call"
+    """``partialArgs``: a streamed call's end lost, the next call starts
+    while it continues -> ``identity_collision``."""
+    FOREIGN_CALL_ID = "foreign_call_id"
+    """Gemini: a streamed call's later part with another id ->
+    ``identity_collision``."""
+    NON_FINITE_VALUE = "non_finite_value"
+    """``partialArgs``: ``numberValue`` ``"NaN"`` / ``"Infinity"`` ->
+    ``non_finite_number``."""
+    UNNORMALIZED_PATH = "unnormalized_path"
+    """``partialArgs``: a ``jsonPath`` that is not a normalized path ->
+    ``invalid_json_path``."""
 
 
 @dataclass(frozen=True)
@@ -273,13 +338,13 @@ _O = Operator
 REGISTRY: dict[str, OperatorInfo] = {
     e.name: e
     for e in [
-        _entry(_O.REFRAGMENT, ALL, refragment, has_calls),
+        _entry(_O.REFRAGMENT, TEXT, refragment, has_calls),
         _entry(_O.INSERT_NOISE, ALL, insert_noise, always),
-        _entry(_O.WHOLE_CALL, ALL, whole_call, has_calls),
+        _entry(_O.WHOLE_CALL, TEXT, whole_call, has_calls),
         _entry(_O.REPEAT_IDENTITY, CHAT, repeat_identity, has_calls),
         _entry(_O.DELAY_IDENTITY, LATE_IDENTITY, delay_identity, has_calls),
-        _entry(_O.INTERLEAVE, ALL, interleave, lambda t, f: bool(interleave_groups(t))),
-        _entry(_O.REENCODE, ALL, reencode, has_calls),
+        _entry(_O.INTERLEAVE, INDEXED, interleave, lambda t, f: bool(interleave_groups(t))),
+        _entry(_O.REENCODE, TEXT, reencode, has_calls),
         _entry(_O.FORCED_CHOICE_STOP, FORCEABLE, forced_choice_stop, has_finish),
         _entry(
             _O.WHOLE_ARGUMENTS,
@@ -287,8 +352,15 @@ REGISTRY: dict[str, OperatorInfo] = {
             whole_arguments,
             lambda t, f: bool(whole_targets(t)),
         ),
+        _entry(
+            _O.RESTREAM_ARGUMENTS,
+            PARTIAL_ARGS,
+            restream_arguments,
+            lambda t, f: bool(restreamable(t, f)),
+        ),
+        _entry(_O.LATE_CALL_ID, PARTIAL_ARGS, late_call_id, lambda t, f: bool(id_targets(t, f))),
         _entry(_O.TRUNCATE, ALL, truncate, has_calls, code="missing_terminal", combinable=False),
-        _entry(_O.DROP_ID, ALL, drop_id, has_free_call, code="missing_id"),
+        _entry(_O.DROP_ID, NEEDS_IDS, drop_id, has_free_call, code="missing_id"),
         _entry(_O.DROP_NAME, ALL, drop_name, has_free_call, code="missing_name"),
         _entry(_O.RENAME_TOOL, ALL, rename_tool, has_free_call, code="unknown_tool"),
         _entry(
@@ -298,16 +370,18 @@ REGISTRY: dict[str, OperatorInfo] = {
             has_free_call,
             code="empty_arguments",
         ),
-        _entry(_O.CORRUPT_JSON, ALL, corrupt_json, has_free_call, code="malformed_json"),
-        _entry(_O.TRAILING_DOCUMENT, ALL, trailing_document, has_free_call, code="trailing_data"),
-        _entry(_O.DOUBLE_ARGUMENTS, ALL, double_arguments, has_free_call, code="trailing_data"),
+        _entry(_O.CORRUPT_JSON, TEXT, corrupt_json, has_free_call, code="malformed_json"),
+        _entry(_O.TRAILING_DOCUMENT, TEXT, trailing_document, has_free_call, code="trailing_data"),
+        _entry(_O.DOUBLE_ARGUMENTS, TEXT, double_arguments, has_free_call, code="trailing_data"),
         _entry(_O.NON_OBJECT, ALL, non_object, has_free_call, code="non_object_arguments"),
-        _entry(_O.DUPLICATE_KEY, ALL, duplicate_key, has_free_call, code="duplicate_key"),
+        _entry(_O.DUPLICATE_KEY, TEXT, duplicate_key, has_free_call, code="duplicate_key"),
         _entry(
-            _O.INJECT_NON_FINITE, ALL, inject_non_finite, has_free_call, code="non_finite_number"
+            _O.INJECT_NON_FINITE, TEXT, inject_non_finite, has_free_call, code="non_finite_number"
         ),
-        _entry(_O.LONE_SURROGATE, ALL, lone_surrogate, has_free_call, code="invalid_unicode"),
-        _entry(_O.OBJECT_FRAGMENT, ALL, object_fragment, has_free_call, code="non_string_fragment"),
+        _entry(_O.LONE_SURROGATE, TEXT, lone_surrogate, has_free_call, code="invalid_unicode"),
+        _entry(
+            _O.OBJECT_FRAGMENT, TEXT, object_fragment, has_free_call, code="non_string_fragment"
+        ),
         _entry(
             _O.WRONG_FINISH,
             ALL,
@@ -336,7 +410,9 @@ REGISTRY: dict[str, OperatorInfo] = {
             _O.DELTA_AFTER_TERMINAL,
             ALL,
             delta_after_terminal,
-            lambda t, f: bool(late_targets(t, f)),
+            # (A new call after the end would find a call left open by
+            # lose_will_continue: identity_collision, not its label.)
+            lambda t, f: bool(late_targets(t, f)) and "lose_will_continue" not in f.used,
             code="delta_after_terminal",
         ),
         _entry(
@@ -356,25 +432,25 @@ REGISTRY: dict[str, OperatorInfo] = {
         ),
         _entry(
             _O.REUSE_SLOT,
-            ALL,
+            INDEXED,
             reuse_slot,
             lambda t, f: any(live_window(t, c) for c in free_calls(t, f)),
             code="identity_collision",
         ),
         _entry(
             _O.GAP_INDEX,
-            ALL,
+            INDEXED,
             gap_index,
             lambda t, f: bool(t.calls) and bool(gap_scopes(t)),
             code="missing_slot",
             turn_level=True,
         ),
         _entry(
-            _O.BAD_INDEX, ALL, bad_index, has_calls, code="invalid_slot_index", combinable=False
+            _O.BAD_INDEX, INDEXED, bad_index, has_calls, code="invalid_slot_index", combinable=False
         ),
         _entry(
             _O.TRUNCATE_PARSEABLE,
-            ALL,
+            TEXT,
             truncate_parseable,
             lambda t, f: bool(parse_points(t)),
             code="missing_terminal",
@@ -416,9 +492,72 @@ REGISTRY: dict[str, OperatorInfo] = {
             _O.FOREIGN_ITEM,
             ALL,
             foreign_item,
-            has_calls,
+            lambda t, f: bool(t.calls) and bool(FOREIGN[t.profile]),
             code="unsupported_event",
             turn_level=True,
+        ),
+        _entry(
+            _O.REASSIGN_PATH,
+            PARTIAL_ARGS,
+            reassign_path,
+            lambda t, f: any(a for c in streamed_calls(t, f) for _, a in quiet_points(t, c)),
+            code="duplicate_assignment",
+        ),
+        _entry(
+            _O.RETYPE_CONTAINER,
+            PARTIAL_ARGS,
+            retype_container,
+            lambda t, f: bool(streamed_calls(t, f)),
+            code="path_type_conflict",
+        ),
+        _entry(
+            _O.SKIP_INDEX,
+            PARTIAL_ARGS,
+            skip_index,
+            lambda t, f: bool(streamed_calls(t, f)),
+            code="array_index_gap",
+        ),
+        _entry(
+            _O.BREAK_CONTINUATION,
+            PARTIAL_ARGS,
+            break_continuation,
+            lambda t, f: bool(string_targets(t, f)),
+            code="broken_string_continuation",
+        ),
+        _entry(
+            _O.LOSE_WILL_CONTINUE,
+            PARTIAL_ARGS,
+            lose_will_continue,
+            lambda t, f: bool(losable(t, f)),
+            code="missing_terminal",
+        ),
+        _entry(
+            _O.UNENDED_CALL,
+            PARTIAL_ARGS,
+            unended_call,
+            lambda t, f: bool(followed(t, f)),
+            code="identity_collision",
+        ),
+        _entry(
+            _O.FOREIGN_CALL_ID,
+            PARTIAL_ARGS,
+            foreign_call_id,
+            lambda t, f: bool(foreign_id_points(t, f)),
+            code="identity_collision",
+        ),
+        _entry(
+            _O.NON_FINITE_VALUE,
+            PARTIAL_ARGS,
+            non_finite_value,
+            lambda t, f: bool(streamed_calls(t, f)),
+            code="non_finite_number",
+        ),
+        _entry(
+            _O.UNNORMALIZED_PATH,
+            PARTIAL_ARGS,
+            unnormalized_path,
+            lambda t, f: any(entries_of(t, c) for c in streamed_calls(t, f)),
+            code="invalid_json_path",
         ),
     ]
 }

@@ -20,8 +20,9 @@ def empty_arguments(draw: Draw, turn: Turn, fx: Effects) -> None:
     fragment ``""`` or without ``arguments``; Anthropic: no ``input`` in the
     start block and no delta text; Responses: deltas ``""`` or none, the
     added item's ``arguments`` ``""``, ``null`` or absent, and both
-    restatements ``""``).  Not for Bedrock, where a tool block without
-    input text is the no-argument call ``{}``.
+    restatements ``""``; Gemini: a whole call without ``args``).  Not for
+    Bedrock, where a tool block without input text is the no-argument call
+    ``{}``.
 
     Reproduces servers that send ``""`` for tools without parameters, which
     clients then pass to ``json.loads``.
@@ -29,7 +30,9 @@ def empty_arguments(draw: Draw, turn: Turn, fx: Effects) -> None:
     Shrinks toward: the first free call, every fragment ``""``.
     """
     call = pick_call(draw, turn, fx)
-    if turn.wire.empty_starts:
+    if turn.wire.deliver is not None:
+        set_text(draw, turn, call, "")
+    elif turn.wire.empty_starts:
         if draw(st.booleans()):
             set_fragments(turn, call, [])
         else:
@@ -154,17 +157,18 @@ def non_object(draw: Draw, turn: Turn, fx: Effects) -> None:
     the object wrapped in an array, a string (including the object text
     JSON-encoded again), a number, ``true``, ``null``.
 
+    (Gemini: a whole call's ``args``; not ``null``, which is no ``args``.)
+
     Reproduces double-encoded arguments and models that answer a bare value.
     Label: blocked ``non_object_arguments`` (slot rank 8).
     Shrinks toward: the first free call, ``[]``.
     """
     call = pick_call(draw, turn, fx)
     text = text_of(turn, call)
-    new = draw(
-        st.sampled_from(
-            ["[]", "[" + text + "]", jt.dump_string(text), '"x"', "1", "true", "null", "-0.5"]
-        )
-    )
+    options = ["[]", "[" + text + "]", jt.dump_string(text), '"x"', "1", "true", "null", "-0.5"]
+    if turn.wire.absent_null:
+        options.remove("null")
+    new = draw(st.sampled_from(options))
     _non_object(draw, turn, fx, call, new)
 
 

@@ -243,8 +243,10 @@ def second_choice(draw: Draw, turn: Turn, fx: Effects) -> None:
 
 def finish_without_calls(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Remove every client call but keep (or make) a tool-use end reason
-    (``tool_calls`` / ``tool_use`` / Bedrock ``stopReason: "tool_use"``);
-    Anthropic and Bedrock blocks are renumbered.  (Responses has no end
+    (``tool_calls`` / ``tool_use`` / Bedrock ``stopReason: "tool_use"`` /
+    Gemini ``MALFORMED_FUNCTION_CALL``, ``UNEXPECTED_TOOL_CALL``,
+    ``TOO_MANY_TOOL_CALLS``, which say a call went wrong); Anthropic and
+    Bedrock blocks are renumbered.  (Responses has no end
     reason that claims tool use: not applicable.)
 
     Reproduces servers that announce tool use but lose the calls (e.g. a
@@ -257,7 +259,8 @@ def finish_without_calls(draw: Draw, turn: Turn, fx: Effects) -> None:
     calls = {id(c) for c in turn.calls}
     remove_steps(turn, lambda s: id(s.target) in calls)
     turn.calls = []
-    reason = turn.wire.tool_reason
+    claims = turn.wire.claim_reasons
+    reason = turn.wire.tool_reason if not claims else draw(st.sampled_from(claims))
     for step in turn.steps:
         if step.kind == "finish":
             step.text = reason

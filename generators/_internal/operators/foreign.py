@@ -89,6 +89,8 @@ FOREIGN: dict[str, tuple[str, ...]] = {
     # ConverseStream is a binary event stream: every item is a frame, and a
     # multi-member item could not be sent as one (toolstream serve plays it).
     "bedrock": ("bedrock-invoke",),
+    # (Not a chunk with an error member: provider_error.)
+    "gemini": ("chat", "anthropic", "responses", "bedrock", "bedrock-invoke", "cohere"),
 }
 """The :data:`VOCABULARY` items each profile refuses as
 ``unsupported_event`` (a row for every ``WIRES`` profile)."""

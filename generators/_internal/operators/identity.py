@@ -16,7 +16,8 @@ from .common import Draw, free_calls, pick_call
 def _drop(draw: Draw, turn: Turn, fx: Effects, field: str, rank: int, code: str) -> None:
     """Send one free call without ``field`` (key absent, ``null`` or ``""``)."""
     call = pick_call(draw, turn, fx)
-    setattr(call, field, draw(st.sampled_from([MISSING, None, ""])))
+    blanks = turn.wire.unnamed if field == "name" else (MISSING, None, "")
+    setattr(call, field, draw(st.sampled_from(list(blanks))))
     fx.claim(call)
     fx.slot(call, rank, code)
 
@@ -35,9 +36,11 @@ def drop_id(draw: Draw, turn: Turn, fx: Effects) -> None:
 def drop_name(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Remove one call's function name (key absent, ``null`` or ``""``).
 
+    Gemini: ``null`` or ``""`` only (a part without ``name`` continues the
+    open call, it does not start one).
     Reproduces servers that send the name only in a chunk that got lost.
     Label: blocked ``missing_name`` (slot rank 3).
-    Shrinks toward: the first free call, key absent.
+    Shrinks toward: the first free call, key absent (Gemini: ``null``).
     """
     _drop(draw, turn, fx, "name", lb.RANK_NAME, "missing_name")
 

@@ -40,7 +40,10 @@ def insert_noise(draw: Draw, turn: Turn, fx: Effects) -> None:
     (``reasoningContent`` text + signature, or redacted), a server tool
     (``toolUse`` of type ``server_tool_use``) with its ``toolResult``
     block, text deltas in an existing text block; later blocks are
-    renumbered.  Reproduces keep-alives, usage reporting and mixed content
+    renumbered.  Gemini: usage-only chunks (``usageMetadata``), text parts,
+    ``thought: true`` parts, a ``thoughtSignature`` on an empty text part,
+    a candidate with no parts (content chunks before the ``finishReason``).
+    Reproduces keep-alives, usage reporting and mixed content
     that naive reassemblers mistake for calls or terminals.
     Label: pass, same calls.
     Shrinks toward: one empty delta (OpenAI) / one ping (Anthropic) / one
@@ -473,11 +476,43 @@ def _noise_bedrock(draw: Draw, turn: Turn) -> None:
     new.insert()
 
 
+def _gemini_chunk(turn: Turn, **fields: Any) -> dict[str, Any]:
+    """A Gemini chunk with the seed's bookkeeping members (``modelVersion``,
+    ``responseId``) and ``fields``."""
+    kept = {k: v for k, v in (turn.chunk_template or {}).items() if k != "candidates"}
+    return {**fields, **copy.deepcopy(kept)}
+
+
+def _noise_gemini(draw: Draw, turn: Turn) -> None:
+    kind = draw(st.sampled_from(["usage", "text", "thought", "thought_signature", "no_parts"]))
+    if kind == "usage":
+        usage = {"promptTokenCount": 9, "candidatesTokenCount": 3, "totalTokenCount": 12}
+        raw = _gemini_chunk(turn, usageMetadata=usage)
+        insert(turn, draw(st.integers(0, len(turn.steps))), Step("raw", raw=raw))
+        return
+    if kind == "text":
+        parts: list[dict[str, Any]] = [{"text": draw_text(draw)}]
+    elif kind == "thought":
+        parts = [{"text": draw_text(draw), "thought": True}]
+    elif kind == "thought_signature":
+        parts = [{"text": "", "thoughtSignature": "c2lnbmF0dXJl"}]
+    else:
+        parts = []
+    candidate = {"content": {"role": "model", "parts": parts}, "index": 0}
+    raw = _gemini_chunk(turn, candidates=[candidate])
+    # Content belongs before the candidate's end (after it, a chunk of the
+    # candidate would be one more item of an ended candidate).
+    end = turn.finish_index(0)
+    at = draw(st.integers(0, len(turn.steps) if end is None else end))
+    insert(turn, at, Step("raw", raw=raw))
+
+
 NOISE: dict[str, Callable[[Draw, Turn], None]] = {
     "openai": _noise_chat,
     "mistral": _noise_chat,
     "anthropic": _noise_anthropic,
     "openai-responses": _noise_responses,
     "bedrock": _noise_bedrock,
+    "gemini": _noise_gemini,
 }
 """The noise a format knows, by profile (a row for every ``WIRES`` profile)."""

@@ -53,8 +53,12 @@ def dup_terminal_targets(turn: Turn, fx: Effects) -> list[str]:
             out.append("finish")
         if any(s.kind == "mstop" for s in turn.steps):
             out.append("mstop")
-    if turn.blocky and any(
-        fx.is_free(b) and turn.step_of("stop", b) is not None for b in turn.blocks_in_order()
+    if (
+        turn.blocky
+        and not turn.wire.positional_slots
+        and any(
+            fx.is_free(b) and turn.step_of("stop", b) is not None for b in turn.blocks_in_order()
+        )
     ):
         out.append("block")
     return out
@@ -133,7 +137,9 @@ def _turn_end(turn: Turn) -> int | None:
 
 
 def late_targets(turn: Turn, fx: Effects) -> list[Any]:
-    out: list[Any] = [c for c in free_calls(turn, fx) if turn.terminal_index(c) is not None]
+    out: list[Any] = []
+    if not turn.wire.positional_slots:
+        out += [c for c in free_calls(turn, fx) if turn.terminal_index(c) is not None]
     if turn.wire.late_text_delta is not None:
         # (Responses text events are not checked: its message items are not
         # targets.)
