@@ -12,6 +12,9 @@ profile                   module          stream
 ``anthropic``             :mod:`.anthropic`  ``events``
 ``openai-responses``      :mod:`.responses`  ``events``
 ``bedrock``               :mod:`.bedrock`    ``events``
+``gemini-interactions``   :mod:`.gemini_interactions`  ``events``
+``cohere``                :mod:`.cohere`     ``events``
+``bedrock-invoke``        :mod:`.bedrock_invoke`  ``events`` (Anthropic events in ``chunk`` frames)
 ========================  ==============  ====================================
 
 The model never imports the validator: the two are independent oracles.
@@ -22,7 +25,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from . import anthropic, bedrock, chat, responses
+from . import anthropic, bedrock, bedrock_invoke, chat, cohere, gemini_interactions, responses
 from .turn import (
     MISSING,
     Block,
@@ -39,7 +42,16 @@ from .wire import Wire
 
 WIRES: dict[str, Wire] = {
     wire.profile: wire
-    for wire in (chat.OPENAI, chat.MISTRAL, anthropic.WIRE, responses.WIRE, bedrock.WIRE)
+    for wire in (
+        chat.OPENAI,
+        chat.MISTRAL,
+        anthropic.WIRE,
+        responses.WIRE,
+        bedrock.WIRE,
+        gemini_interactions.WIRE,
+        cohere.WIRE,
+        bedrock_invoke.WIRE,
+    )
 }
 """Every profile the generator models, and how."""
 PROFILES = tuple(WIRES)

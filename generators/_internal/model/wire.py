@@ -70,8 +70,14 @@ class Wire:
     """In-stream error items the format knows, simplest first."""
     error_endings: tuple[str, ...] = ()
     """End reasons that are also the provider's error (Responses
-    ``response.failed``): a turn ending so is ``provider_error`` and, as it
-    does not mean "execute", ``wrong_terminal_reason``."""
+    ``response.failed``, Interactions ``failed``, Cohere ``ERROR``): a turn
+    ending so is ``provider_error`` (and see :attr:`error_ending_wrong`)."""
+    error_ending_wrong: bool = True
+    """A turn with calls that ends with an error ending is also
+    ``wrong_terminal_reason`` (Responses: a failed response does not mean
+    "execute"); ``False`` where the error ending is the provider's error
+    and nothing else (Interactions ``failed``, Cohere ``ERROR``: the end
+    is recorded as reached, the error blocks the turn)."""
     message_end: tuple[StepKind, ...] = ("finish",)
     """Step kinds that must all be present for a begun message to be over."""
     turn_end: StepKind = "finish"
@@ -107,6 +113,16 @@ class Wire:
     """A call may be sent without its index (the next free one is meant)."""
     late_identity: bool = False
     """A call's identity may come on a later event than its first."""
+    blank_fragments: bool = False
+    """A fragment's text may be ``null`` or absent: an empty fragment, not a
+    ``non_string_fragment`` (Cohere ``function.arguments``, Interactions
+    ``delta.arguments``; OpenAI-style fragments too, which are not blocks)."""
+    whole_message: bool = False
+    """Calls may be delivered whole in the message's opening event, with no
+    block events (Anthropic ``message_start.message.content``)."""
+    frames: bool = False
+    """Every item is a frame wrapping one event of an inner wire (Bedrock
+    InvokeModel ``chunk`` frames): a frame can be cut in half."""
     empty_arguments: bool = True
     """Arguments can reassemble to ``""`` (not Bedrock: there they are ``{}``)."""
     text_block: Callable[[Turn, Block], bool] = no_text_blocks
