@@ -32,7 +32,32 @@ def wrap(event: Any) -> dict[str, Any]:
 
 def frame(data: bytes) -> dict[str, Any]:
     """A ``chunk`` frame whose payload is ``data`` (any bytes)."""
-    return {"chunk": {"bytes": base64.b64encode(data).decode("ascii")}}
+    return chunk(base64.b64encode(data).decode("ascii"))
+
+
+def chunk(text: str) -> dict[str, Any]:
+    """A ``chunk`` frame holding base64 text ``text`` as it is (valid or not)."""
+    return {"chunk": {"bytes": text}}
+
+
+def payload(item: Any) -> str | None:
+    """The base64 text of a ``chunk`` frame (``None`` for anything else)."""
+    body = item.get("chunk") if isinstance(item, dict) and len(item) == 1 else None
+    data = body.get("bytes") if isinstance(body, dict) else None
+    return data if isinstance(data, str) else None
+
+
+def readable(data: str) -> bool:
+    """Whether base64 text ``data`` is what a ``chunk`` frame must hold:
+    canonical base64 of UTF-8 text that is one JSON value."""
+    try:
+        decoded = base64.b64decode(data, validate=True)
+        if base64.b64encode(decoded).decode("ascii") != data:
+            return False
+        json.loads(decoded.decode("utf-8"))
+    except (binascii.Error, ValueError):
+        return False
+    return True
 
 
 def is_event(item: Any) -> bool:
@@ -88,6 +113,7 @@ WIRE = replace(
         *anthropic.WIRE.error_events,
     ),
     frames=True,
+    closed_world=True,
 )
 """The ``anthropic`` row with the frames around its events, and Bedrock's
 exception frames beside Anthropic's in-stream ``error`` events."""

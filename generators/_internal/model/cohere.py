@@ -130,6 +130,7 @@ WIRE = Wire(
     parse=modelable("cohere", _parse_events),
     render=_render,
     blocky=True,
+    closed_world=True,
     tool_reason="TOOL_CALL",
     wrong_reasons=("COMPLETE", "MAX_TOKENS", "STOP_SEQUENCE", "TIMEOUT"),
     repeat_reasons=("TOOL_CALL", "COMPLETE"),

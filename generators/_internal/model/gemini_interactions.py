@@ -153,6 +153,7 @@ WIRE = Wire(
     parse=modelable("gemini-interactions", _parse_events),
     render=_render,
     blocky=True,
+    closed_world=True,
     tool_reason="requires_action",
     wrong_reasons=("completed", "incomplete", "cancelled", "budget_exceeded", "in_progress"),
     repeat_reasons=("requires_action", "completed"),

@@ -84,6 +84,11 @@ class Wire:
     """The step after which the turn's scope has ended for good."""
     begun_by_any_event: bool = False
     """A message has begun with the stream's first event (no ``begin``)."""
+    closed_world: bool = False
+    """Any finding makes the turn applicable (the four wires of issue 14):
+    a turn cut before any call, with a block left open, is then
+    ``blocked``, not ``not_applicable``."""
+    """A message has begun with the stream's first event (no ``begin``)."""
     plain_stop: str | None = None
     """An end reason that means "execute" only when the request forces a
     call (OpenAI/Mistral ``stop``)."""
@@ -121,8 +126,9 @@ class Wire:
     """Calls may be delivered whole in the message's opening event, with no
     block events (Anthropic ``message_start.message.content``)."""
     frames: bool = False
-    """Every item is a frame wrapping one event of an inner wire (Bedrock
-    InvokeModel ``chunk`` frames): a frame can be cut in half."""
+    """Every item is a ``chunk`` frame wrapping one event of an inner wire
+    (Bedrock InvokeModel), rendered one frame per step: a frame can be cut
+    in half (``cut_frame``)."""
     empty_arguments: bool = True
     """Arguments can reassemble to ``""`` (not Bedrock: there they are ``{}``)."""
     text_block: Callable[[Turn, Block], bool] = no_text_blocks

@@ -15,16 +15,17 @@ follows from the same rows (the profile sets below).  The sections:
 
 ==================  =====================================================
 :mod:`.preserving`  refragment, whole_call, identities, interleave,
-                    whole_arguments, ...
+                    whole_arguments, whole_message, ...
 :mod:`.noise`       insert_noise (one drawing function per format)
 :mod:`.cuts`        truncate, truncate_parseable, bad_index, second_choice,
                     finish_without_calls (each alone, own label)
 :mod:`.identity`    drop_id, drop_name, duplicate_id, reuse_slot
 :mod:`.arguments`   the arguments text (empty, corrupt, ..., mismatch_done)
 :mod:`.schema`      schema_violation, unsupported_keyword
-:mod:`.terminals`   end reasons, repeated terminals, late deltas, errors,
-                    index gaps
+:mod:`.terminals`   end reasons, repeated terminals, lost call ends, late
+                    deltas, errors, index gaps
 :mod:`.foreign`     foreign_item (the closed world: another format's item)
+:mod:`.frames`      cut_frame (a framed wire's frame cut in half)
 ==================  =====================================================
 """
 
@@ -62,6 +63,7 @@ from .cuts import (
     truncate_parseable,
 )
 from .foreign import foreign_item
+from .frames import cut_frame, cut_targets
 from .identity import drop_id, drop_name, dup_pairs, duplicate_id, live_window, reuse_slot
 from .noise import insert_noise
 from .preserving import (
@@ -74,13 +76,19 @@ from .preserving import (
     repeat_identity,
     whole_arguments,
     whole_call,
+    whole_message,
+    whole_message_ready,
     whole_targets,
 )
 from .schema import keyword_tools, schema_violation, unsupported_keyword, violable
 from .terminals import (
     delta_after_terminal,
+    drop_call_end,
     dup_terminal_targets,
     duplicate_terminal,
+    end_targets,
+    ends_in_error,
+    failable,
     gap_index,
     gap_scopes,
     late_targets,
@@ -106,6 +114,12 @@ CAN_BE_EMPTY = _where(lambda w: w.empty_arguments)
 """Formats whose arguments can reassemble to "" (Bedrock's are ``{}``)."""
 START_OBJECT = _where(lambda w: w.start_object)
 """Formats whose opening event may carry the arguments object (Anthropic)."""
+BLOCKY = _where(lambda w: w.blocky)
+"""Formats whose calls have their own start and end events."""
+WHOLE_MESSAGES = _where(lambda w: w.whole_message)
+"""Formats whose opening event may hold the whole message (Anthropic)."""
+FRAMED = _where(lambda w: w.frames)
+"""Formats whose items are frames around another wire's events."""
 RESTATES = _where(lambda w: w.restates)
 """Formats whose closing events restate the arguments (Responses)."""
 FORCEABLE = _where(lambda w: w.plain_stop is not None)
@@ -140,6 +154,8 @@ class Operator(str, enum.Enum):
     """``finish_reason: "stop"`` under a forcing ``tool_choice``."""
     WHOLE_ARGUMENTS = "whole_arguments"
     """Responses: no arguments deltas, the done events carry the arguments."""
+    WHOLE_MESSAGE = "whole_message"
+    """Anthropic: every block complete in ``message_start``, no block events."""
     # -- verdict-breaking --------------------------------------------------
     TRUNCATE = "truncate"
     """Cut the stream before its terminal -> ``missing_terminal``."""
@@ -174,6 +190,8 @@ class Operator(str, enum.Enum):
     """Tool-use end reason but no call -> ``terminal_without_calls``."""
     DUPLICATE_TERMINAL = "duplicate_terminal"
     """A second terminal -> ``duplicate_terminal``."""
+    DROP_CALL_END = "drop_call_end"
+    """A call's own end event never comes -> ``missing_terminal``."""
     DELTA_AFTER_TERMINAL = "delta_after_terminal"
     """A fragment after its slot's terminal -> ``delta_after_terminal``."""
     PROVIDER_ERROR = "provider_error"
@@ -201,6 +219,9 @@ class Operator(str, enum.Enum):
     """Calls in two choices -> ``ambiguous_choice``."""
     FOREIGN_ITEM = "foreign_item"
     """An item of another wire format -> ``unsupported_event``."""
+    CUT_FRAME = "cut_frame"
+    """Bedrock InvokeModel: a ``chunk`` frame cut in half ->
+    ``unsupported_event``."""
 
 
 @dataclass(frozen=True)
@@ -228,7 +249,7 @@ class OperatorInfo:
         return self.apply.__doc__ or ""
 
     def usable(self, turn: Turn, effects: Effects) -> bool:
-        return turn.profile in self.profiles and self.applies(turn, effects)
+        return not effects.sealed and turn.profile in self.profiles and self.applies(turn, effects)
 
 
 def _not_used(name: str) -> Callable[[Turn, Effects], bool]:
@@ -287,6 +308,9 @@ REGISTRY: dict[str, OperatorInfo] = {
             whole_arguments,
             lambda t, f: bool(whole_targets(t)),
         ),
+        _entry(
+            _O.WHOLE_MESSAGE, WHOLE_MESSAGES, whole_message, lambda t, f: whole_message_ready(t)
+        ),
         _entry(_O.TRUNCATE, ALL, truncate, has_calls, code="missing_terminal", combinable=False),
         _entry(_O.DROP_ID, ALL, drop_id, has_free_call, code="missing_id"),
         _entry(_O.DROP_NAME, ALL, drop_name, has_free_call, code="missing_name"),
@@ -312,8 +336,8 @@ REGISTRY: dict[str, OperatorInfo] = {
             _O.WRONG_FINISH,
             ALL,
             wrong_finish,
-            # (Not after provider_error's response.failed: that is the end.)
-            lambda t, f: has_finish(t, f) and "wrong_terminal_reason" not in f.turn_codes,
+            # (Not after provider_error's error ending: that is the end.)
+            lambda t, f: has_finish(t, f) and not ends_in_error(t),
             code="wrong_terminal_reason",
             turn_level=True,
         ),
@@ -333,6 +357,13 @@ REGISTRY: dict[str, OperatorInfo] = {
             code="duplicate_terminal",
         ),
         _entry(
+            _O.DROP_CALL_END,
+            BLOCKY,
+            drop_call_end,
+            lambda t, f: bool(end_targets(t, f)),
+            code="missing_terminal",
+        ),
+        _entry(
             _O.DELTA_AFTER_TERMINAL,
             ALL,
             delta_after_terminal,
@@ -343,7 +374,7 @@ REGISTRY: dict[str, OperatorInfo] = {
             _O.PROVIDER_ERROR,
             ALL,
             provider_error,
-            has_calls,
+            lambda t, f: has_calls(t, f) and (bool(t.wire.error_events) or failable(t, f)),
             code="provider_error",
             turn_level=True,
         ),
@@ -419,6 +450,13 @@ REGISTRY: dict[str, OperatorInfo] = {
             has_calls,
             code="unsupported_event",
             turn_level=True,
+        ),
+        _entry(
+            _O.CUT_FRAME,
+            FRAMED,
+            cut_frame,
+            lambda t, f: bool(cut_targets(t, f)),
+            code="unsupported_event",
         ),
     ]
 }

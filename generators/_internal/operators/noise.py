@@ -521,7 +521,11 @@ def _noise_interactions(draw: Draw, turn: Turn) -> None:
     else:
         # A tool the provider runs itself, and its result: two steps, never
         # executable.
-        search = {"type": "google_search_call", "id": "gs_noise", "arguments": {"queries": ["weather"]}}
+        search = {
+            "type": "google_search_call",
+            "id": "gs_noise",
+            "arguments": {"queries": ["weather"]},
+        }
         add("start", start(search))
         add("stop")
         new.result_block()
