@@ -1,7 +1,8 @@
 """Adversarial generator: labelled mutants of valid streamed tool-call turns.
 
 Hypothesis strategies that take a valid fixture (OpenAI, Mistral, Anthropic,
-OpenAI Responses or Bedrock) and draw a mutant together with its label: the verdict the
+OpenAI Responses, Bedrock ConverseStream, the Gemini Interactions API, Cohere
+v2 or Bedrock InvokeModel) and draw a mutant together with its label: the verdict the
 reference validator must give (status, exact set of finding codes, and for a
 passing mutant the exact calls).  Labels come from the operators' own
 semantics, never from running the validator; the property tests hold the
@@ -25,7 +26,7 @@ from ._internal.operators import REGISTRY as OPERATORS
 from ._internal.operators import Operator, OperatorInfo
 from ._internal.scratch import valid_turns
 
-GENERATOR_VERSION = "1.4.0"
+GENERATOR_VERSION = "1.5.0"
 """Bumped whenever the same (seed, operators, Hypothesis seed) may draw
 different mutants or labels.  1.2.0: the ``openai-responses`` and
 ``bedrock`` profiles, the ``mismatch_done`` operator.  1.3.0: ``sample``
@@ -34,7 +35,11 @@ no longer lets Hypothesis draw literals from the project's own source
 1.4.0 (issue 13): the ``foreign_item`` operator (the closed world: another
 wire's item -> ``unsupported_event``), ``whole_arguments`` (Responses
 arguments delivered whole in the done events), ``provider_error`` may end a
-Responses turn with ``response.failed``."""
+Responses turn with ``response.failed``.  1.5.0 (issues 13, 14): the
+``gemini-interactions``, ``cohere`` and ``bedrock-invoke`` wires; the
+``whole_message`` (Anthropic whole-message delivery), ``drop_call_end`` (a
+call's own end never comes) and ``cut_frame`` (an InvokeModel ``chunk``
+frame cut in half) operators."""
 
 __all__ = [
     "GENERATOR_VERSION",
