@@ -5,17 +5,18 @@
 writes (``render``) its stream and declares its vocabulary in a
 :class:`~.wire.Wire` row, registered once in :data:`WIRES`:
 
-========================  ==============  ====================================
-profile                   module          stream
-========================  ==============  ====================================
-``openai``, ``mistral``   :mod:`.chat`    ``chunks``
-``anthropic``             :mod:`.anthropic`  ``events``
-``openai-responses``      :mod:`.responses`  ``events``
-``bedrock``               :mod:`.bedrock`    ``events``
-``gemini-interactions``   :mod:`.gemini_interactions`  ``events``
-``cohere``                :mod:`.cohere`     ``events``
-``bedrock-invoke``        :mod:`.bedrock_invoke`  ``events`` (Anthropic events in ``chunk`` frames)
-========================  ==============  ====================================
+========================  ============================  =========================
+profile                   module                        stream
+========================  ============================  =========================
+``openai``, ``mistral``   :mod:`.chat`                  ``chunks``
+``anthropic``             :mod:`.anthropic`             ``events``
+``openai-responses``      :mod:`.responses`             ``events``
+``bedrock``               :mod:`.bedrock`               ``events``
+``gemini-interactions``   :mod:`.gemini_interactions`   ``events``
+``cohere``                :mod:`.cohere`                ``events``
+``bedrock-invoke``        :mod:`.bedrock_invoke`        ``events`` (``chunk`` frames
+                                                        around Anthropic events)
+========================  ============================  =========================
 
 The model never imports the validator: the two are independent oracles.
 """

@@ -3,7 +3,10 @@
 One :class:`Wire` per profile: how its stream is keyed, parsed and
 rendered, and the vocabulary the operators ask instead of branching on the
 profile name.  Each format module (``chat``, ``anthropic``, ``responses``,
-``bedrock``) defines its row(s); adding a format is one module and one row.
+``bedrock``, ``gemini_interactions``, ``cohere``, ``bedrock_invoke``)
+defines its row(s); adding a format is one module and one row.  A field a
+new format needs is added with a default that leaves the others as they
+were.
 """
 
 from __future__ import annotations
