@@ -51,12 +51,22 @@ def insert_noise(draw: Draw, turn: Turn, fx: Effects) -> None:
     (``reasoningContent`` text + signature, or redacted), a server tool
     (``toolUse`` of type ``server_tool_use``) with its ``toolResult``
     block, text deltas in an existing text block; later blocks are
-    renumbered.  Reproduces keep-alives, usage reporting and mixed content
+    renumbered.  Gemini Interactions: ``interaction.status_update``
+    events, ``model_output`` steps with text deltas, ``thought`` steps
+    (``thought_summary``, ``thought_signature``), a ``google_search_call``
+    step with its ``google_search_result`` step, text deltas in an
+    existing output step; later steps are renumbered.  Cohere:
+    ``tool-plan-delta``, content (``content-start``/``-delta``/``-end``)
+    and citation events, ``debug`` (verbatim: they number their own index
+    and are not slots), after ``message-start`` and before
+    ``message-end``.  Bedrock InvokeModel: Anthropic's noise inside the
+    frames.  Reproduces keep-alives, usage reporting and mixed content
     that naive reassemblers mistake for calls or terminals.
     Label: pass, same calls.
     Shrinks toward: one empty delta (OpenAI) / one ping (Anthropic) / one
-    ``response.in_progress`` (Responses) / one padding field (Bedrock) at
-    the start of the stream.
+    ``response.in_progress`` (Responses) / one padding field (Bedrock) /
+    one status update (Interactions) / one plan delta (Cohere) at the
+    start of the stream.
     """
     noise = NOISE[turn.profile]
     for _ in range(draw(st.integers(1, 3))):
@@ -500,7 +510,7 @@ def _noise_interactions(draw: Draw, turn: Turn) -> None:
             "interaction": {"id": ident if isinstance(ident, str) else "v1_gen"},
             "status": "in_progress",
         }
-        insert(turn, draw(st.integers(0, len(turn.steps))), Step("raw", raw=raw))
+        insert(turn, draw(st.integers(_after_begin(turn), len(turn.steps))), Step("raw", raw=raw))
         return
     if kind == "text_delta":
         block, first, stop = _text_block_span(draw, turn, texts)
@@ -558,8 +568,13 @@ def _noise_cohere(draw: Draw, turn: Turn) -> None:
     else:
         items = [{"type": "debug", "prompt": draw_text(draw)}]
     limit = turn.finish_index(0)
-    at = draw(st.integers(0, len(turn.steps) if limit is None else limit))
+    at = draw(st.integers(_after_begin(turn), len(turn.steps) if limit is None else limit))
     insert(turn, at, *(Step("raw", raw=item) for item in items))
+
+
+def _after_begin(turn: Turn) -> int:
+    """The first position after the message's start (0 without one)."""
+    return next((i + 1 for i, s in enumerate(turn.steps) if s.kind == "begin"), 0)
 
 
 NOISE: dict[str, Callable[[Draw, Turn], None]] = {
