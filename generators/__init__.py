@@ -1,7 +1,8 @@
 """Adversarial generator: labelled mutants of valid streamed tool-call turns.
 
 Hypothesis strategies that take a valid fixture (OpenAI, Mistral, Anthropic,
-OpenAI Responses or Bedrock) and draw a mutant together with its label: the verdict the
+OpenAI Responses, Bedrock ConverseStream, the Gemini Interactions API, Cohere
+v2 or Bedrock InvokeModel) and draw a mutant together with its label: the verdict the
 reference validator must give (status, exact set of finding codes, and for a
 passing mutant the exact calls).  Labels come from the operators' own
 semantics, never from running the validator; the property tests hold the
@@ -34,12 +35,15 @@ no longer lets Hypothesis draw literals from the project's own source
 1.4.0 (issue 13): the ``foreign_item`` operator (the closed world: another
 wire's item -> ``unsupported_event``), ``whole_arguments`` (Responses
 arguments delivered whole in the done events), ``provider_error`` may end a
-Responses turn with ``response.failed``.  1.5.0 (issue 14): the ``gemini``
-profile (whole calls and Vertex ``partialArgs``) with its operators
-(``restream_arguments``, ``late_call_id``, ``reassign_path``,
+Responses turn with ``response.failed``.  1.5.0 (issues 13, 14): the four new
+wires, ``gemini`` (whole calls and Vertex ``partialArgs``, with its operators
+``restream_arguments``, ``late_call_id``, ``reassign_path``,
 ``retype_container``, ``skip_index``, ``break_continuation``,
 ``lose_will_continue``, ``unended_call``, ``foreign_call_id``,
-``non_finite_value``, ``unnormalized_path``); the other profiles draw what 1.4.0 drew."""
+``non_finite_value``, ``unnormalized_path``), ``gemini-interactions``,
+``cohere`` and ``bedrock-invoke``; the ``whole_message`` (Anthropic
+whole-message delivery), ``drop_call_end`` (a call's own end never comes) and
+``cut_frame`` (an InvokeModel ``chunk`` frame cut in half) operators."""
 
 __all__ = [
     "GENERATOR_VERSION",

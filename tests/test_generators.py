@@ -26,7 +26,17 @@ from toolstream_generators._internal.model import parse, reassemble, render
 from toolstream_generators._internal.schemas import violation_sites
 
 ROOT = Path(__file__).resolve().parent.parent
-PROFILES = ("openai", "mistral", "anthropic", "openai-responses", "bedrock", "gemini")
+PROFILES = (
+    "openai",
+    "mistral",
+    "anthropic",
+    "openai-responses",
+    "bedrock",
+    "gemini",
+    "gemini-interactions",
+    "cohere",
+    "bedrock-invoke",
+)
 SEEDS = {
     p.stem: json.loads(p.read_text("utf-8"))
     for p in sorted((ROOT / "corpus/seeds").glob("*.json"))
@@ -173,7 +183,7 @@ def test_mutant_records_round_trip_json(name: str) -> None:
 
 def test_registry_matches_the_enum_and_is_documented() -> None:
     assert list(OPERATORS) == [o.value for o in Operator]
-    assert len(OPERATORS) == 49
+    assert len(OPERATORS) == 52
     for name, entry in OPERATORS.items():
         assert entry.name == name
         assert set(entry.profiles) <= set(PROFILES) and entry.profiles
@@ -181,7 +191,11 @@ def test_registry_matches_the_enum_and_is_documented() -> None:
         doc = entry.doc
         for part in ("Reproduces", "Label", "Shrinks toward"):
             assert part in doc, (name, part)
-    assert OPERATORS["prefill_input"].profiles == ("anthropic",)
+    assert OPERATORS["prefill_input"].profiles == (
+        "anthropic",
+        "gemini-interactions",
+        "bedrock-invoke",
+    )
     assert "anthropic" not in OPERATORS["second_choice"].profiles
     assert "anthropic" not in OPERATORS["delay_identity"].profiles
     assert OPERATORS["mismatch_done"].profiles == ("openai-responses",)
@@ -196,6 +210,8 @@ def test_registry_matches_the_enum_and_is_documented() -> None:
         "finish_without_calls",
         "prefill_input",
         "second_choice",
+        "whole_message",
+        "cut_frame",
     }
     bedrock_not = {
         "repeat_identity",
@@ -206,6 +222,8 @@ def test_registry_matches_the_enum_and_is_documented() -> None:
         "mismatch_done",
         "second_choice",
         "whole_arguments",
+        "whole_message",
+        "cut_frame",
     }
     gemini_only = {
         "restream_arguments",
@@ -249,12 +267,28 @@ def test_registry_matches_the_enum_and_is_documented() -> None:
     }
     for name in gemini_only:
         assert OPERATORS[name].profiles == ("gemini",), name
+    # No late identity, no restatements, no choices (the Anthropic-like
+    # block formats of issue 14); the frames of InvokeModel are Anthropic's.
+    blocks_not = {
+        "repeat_identity",
+        "delay_identity",
+        "forced_choice_stop",
+        "whole_arguments",
+        "mismatch_done",
+        "second_choice",
+    }
     for profile, excluded in (
         ("openai-responses", responses_only_not | gemini_only),
         ("bedrock", bedrock_not | gemini_only),
-        ("gemini", gemini_not),
+        ("gemini", gemini_not | {"whole_message", "drop_call_end", "cut_frame"}),
+        ("gemini-interactions", blocks_not | {"whole_message", "cut_frame"} | gemini_only),
+        ("cohere", blocks_not | {"whole_message", "cut_frame", "prefill_input"} | gemini_only),
+        ("bedrock-invoke", blocks_not | gemini_only),
     ):
         assert {n for n, e in OPERATORS.items() if profile not in e.profiles} == excluded
+    assert OPERATORS["cut_frame"].profiles == ("bedrock-invoke",)
+    assert OPERATORS["whole_message"].profiles == ("anthropic", "bedrock-invoke")
+    assert "openai" not in OPERATORS["drop_call_end"].profiles
     assert isinstance(generators.GENERATOR_VERSION, str)
 
 
@@ -317,7 +351,7 @@ def test_operator_label_rule(seed: str, name: str) -> None:
             ]
             for got, want in zip(label.calls, calls, strict=True):
                 assert json.loads(got["arguments"]) == json.loads(want["arguments"])
-            if not {"reencode", "whole_call"} & set(mutant.operators):
+            if not {"reencode", "whole_call", "whole_message"} & set(mutant.operators):
                 assert list(label.calls) == calls
         elif name in ("truncate", "truncate_parseable"):
             # missing_slot joins when an interleaving opened a later slot first.
@@ -337,6 +371,12 @@ def test_operator_label_rule(seed: str, name: str) -> None:
         ):
             # A failed response with calls: not "execute" either.
             assert label == Label("blocked", ("provider_error", "wrong_terminal_reason"))
+        elif name == "cut_frame":
+            # A lost stop or message end is also missing_terminal.
+            assert label in (
+                Label("blocked", ("unsupported_event",)),
+                Label("blocked", ("missing_terminal", "unsupported_event")),
+            )
         else:
             assert label == Label("blocked", (entry.code,))
 

@@ -27,7 +27,17 @@ from toolstream.report import Report
 from toolstream_generators import OPERATORS, Label, Mutant, mutants, sample, valid_turns
 
 ROOT = Path(__file__).resolve().parent.parent
-PROFILES = ("openai", "mistral", "anthropic", "openai-responses", "bedrock", "gemini")
+PROFILES = (
+    "openai",
+    "mistral",
+    "anthropic",
+    "openai-responses",
+    "bedrock",
+    "gemini",
+    "gemini-interactions",
+    "cohere",
+    "bedrock-invoke",
+)
 SEEDS = {
     p.stem: json.loads(p.read_text("utf-8"))
     for p in sorted((ROOT / "corpus/seeds").glob("*.json"))
@@ -85,6 +95,9 @@ SCRATCH_SEED = {
     "openai-responses": "openai-responses-two-calls",
     "bedrock": "bedrock-text-and-two-tools",
     "gemini": "gemini-streamed-and-whole-calls",
+    "gemini-interactions": "gemini-interactions-output-and-two-calls",
+    "cohere": "cohere-plan-and-two-calls",
+    "bedrock-invoke": "bedrock-invoke-text-and-two-tools",
 }
 
 
@@ -227,8 +240,8 @@ def sample_turns(profile: str, count: int) -> list[dict[str, Any]]:
 def test_preserving_operator_yields_identical_calls(name: str) -> None:
     """The validator's calls are the seed's calls byte for byte, except
     where the operator re-serializes on purpose (``reencode``; an Anthropic
-    ``whole_call`` moved into the start input, whose arguments are then the
-    compact JSON of that input): there they are the label's, byte for byte,
+    ``whole_call`` moved into the start input or a ``whole_message``, whose
+    arguments are then the compact JSON of the input): there they are the label's, byte for byte,
     and the same JSON value as the seed's."""
     for seed in SEEDS.values():
         base = verdict(validate(seed))
@@ -236,7 +249,7 @@ def test_preserving_operator_yields_identical_calls(name: str) -> None:
         for mutant in sample(seed, count=25, seed=9, operators=[name]):
             got = verdict(validate(mutant.fixture))
             assert got == mutant.label.to_dict()
-            if not {"reencode", "whole_call"} & set(mutant.operators):
+            if not {"reencode", "whole_call", "whole_message"} & set(mutant.operators):
                 assert got["calls"] == base["calls"], mutant.operators
             else:
                 assert [(c["id"], c["name"]) for c in got["calls"]] == [

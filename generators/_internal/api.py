@@ -206,8 +206,7 @@ def sample(
     With ``operators``, every mutant features exactly one of them (see
     :func:`mutants`); an operator that does not apply to the seed yields
     nothing, and so does a seed of a profile the generator does not model
-    (it models ``openai``, ``mistral``, ``anthropic``, ``openai-responses``
-    and ``bedrock``).
+    (it models the profiles of :data:`~generators._internal.model.WIRES`).
     """
     if count <= 0 or not supported(seed_fixture):
         return []

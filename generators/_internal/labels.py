@@ -160,6 +160,9 @@ class Effects:
     final: Label | None = None
     claimed: list[Any] = field(default_factory=list)
     used: list[str] = field(default_factory=list)
+    sealed: bool = False
+    """The stream no longer has the shape the operators edit (a whole
+    message: no block events left): no further operator applies."""
 
     def is_free(self, slot: Any) -> bool:
         return not any(s is slot for s in self.claimed)

@@ -3,7 +3,7 @@ tests do not depend on the seeds."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from hypothesis import strategies as st
@@ -37,6 +37,9 @@ _ID_PREFIX = {
     "openai-responses": "call_",
     "bedrock": "tooluse_",
     "gemini": "fc_",
+    "gemini-interactions": "fc_",
+    "cohere": "call_",
+    "bedrock-invoke": "toolu_",
 }
 
 
@@ -67,6 +70,13 @@ def valid_turns(
     grouped as drawn, ended by ``{}`` or by the last entries' part), a
     ``finishReason: "STOP"`` chunk (or, drawn, on the last call's chunk),
     maybe a usage-only chunk.
+    Gemini Interactions: ``interaction.created``, maybe a ``model_output`` step,
+    ``function_call`` steps (start ``arguments: {}``, deltas; an empty
+    object maybe without any), ``interaction.completed`` with
+    ``requires_action``.  Cohere: ``message-start``, maybe a
+    ``tool-plan-delta``, calls (start with ``arguments: ""``, deltas, end),
+    ``message-end`` with ``TOOL_CALL``.  Bedrock InvokeModel: the Anthropic
+    turn in ``chunk`` frames, with the request's Claude ``modelId``.
 
     Shrinks toward: one call of the first tool, the simplest valid
     arguments, compact text in one fragment, no optional noise.
@@ -111,17 +121,7 @@ def _turns(draw: Any, profile: str, schemas: dict[str, Any], max_calls: int) -> 
                 indexed=profile != "mistral",
             )
         )
-    if profile == "anthropic":
-        turn = _anthropic(draw, calls, schemas)
-    elif profile == RESPONSES:
-        turn = _responses(draw, calls, schemas)
-    elif profile == BEDROCK:
-        turn = _bedrock(draw, calls, schemas)
-    elif profile == GEMINI:
-        turn = _gemini(draw, calls, schemas)
-    else:
-        turn = _chat(draw, profile, calls, schemas)
-    return render(turn)
+    return render(BUILDERS[profile](draw, calls, schemas))
 
 
 def _chat(draw: Any, profile: str, calls: list[Call], schemas: dict[str, Any]) -> Turn:
@@ -417,3 +417,102 @@ def _gemini(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
             Step("raw", raw={"usageMetadata": usage, "modelVersion": "gemini-scratch"})
         )
     return turn
+
+
+def _interactions(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    created = {"id": "v1_gen", "status": "in_progress", "object": "interaction"}
+    steps: list[Step] = [
+        Step("begin", raw={"event_type": "interaction.created", "interaction": created})
+    ]
+    blocks: list[Block] = []
+    if draw(st.booleans()):
+        block = Block(index=0)
+        blocks.append(block)
+        for call in calls:
+            call.index += 1
+        text = draw(st.text(unicode_text_chars, max_size=20))
+        steps.append(
+            Step(
+                "start",
+                target=block,
+                raw={"event_type": "step.start", "index": 0, "step": {"type": "model_output"}},
+            )
+        )
+        steps.append(
+            Step(
+                "delta",
+                target=block,
+                raw={
+                    "event_type": "step.delta",
+                    "index": 0,
+                    "delta": {"type": "text", "text": text},
+                },
+            )
+        )
+        steps.append(Step("stop", target=block))
+    for call in calls:
+        assert call.expected is not None
+        call.start_input = {}
+        steps.append(Step("start", target=call))
+        if not (call.expected == "{}" and draw(st.booleans())):  # else the start input stands
+            for piece in jt.draw_split(draw, call.expected):
+                steps.append(Step("frag", target=call, text=piece))
+        steps.append(Step("stop", target=call))
+    done = {"id": "v1_gen", "status": "requires_action"}
+    steps.append(
+        Step(
+            "finish",
+            text="requires_action",
+            raw={"event_type": "interaction.completed", "interaction": done},
+        )
+    )
+    return Turn(
+        wire=WIRES["gemini-interactions"],
+        tool_schemas=schemas,
+        request=None,
+        steps=steps,
+        calls=calls,
+        blocks=blocks,
+    )
+
+
+def _cohere(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    message = {"role": "assistant", "content": [], "tool_plan": "", "tool_calls": []}
+    start = {"id": "gen", "type": "message-start", "delta": {"message": message}}
+    steps: list[Step] = [Step("begin", raw=start)]
+    if draw(st.booleans()):
+        plan = draw(st.text(unicode_text_chars, max_size=20))
+        steps.append(
+            Step("raw", raw={"type": "tool-plan-delta", "delta": {"message": {"tool_plan": plan}}})
+        )
+    for call in calls:
+        assert call.expected is not None
+        call.start_input = ""
+        steps.append(Step("start", target=call))
+        for piece in jt.draw_split(draw, call.expected):
+            steps.append(Step("frag", target=call, text=piece))
+        steps.append(Step("stop", target=call))
+    end = {"type": "message-end", "delta": {"finish_reason": "TOOL_CALL"}}
+    steps.append(Step("finish", text="TOOL_CALL", raw=end))
+    return Turn(wire=WIRES["cohere"], tool_schemas=schemas, request=None, steps=steps, calls=calls)
+
+
+def _bedrock_invoke(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    turn = _anthropic(draw, calls, schemas)
+    turn.wire = WIRES["bedrock-invoke"]
+    turn.request = {"modelId": "anthropic.claude-sonnet-4-20250514-v1:0"}
+    return turn
+
+
+BUILDERS: dict[str, Callable[[Any, list[Call], dict[str, Any]], Turn]] = {
+    "openai": lambda draw, calls, schemas: _chat(draw, "openai", calls, schemas),
+    "mistral": lambda draw, calls, schemas: _chat(draw, "mistral", calls, schemas),
+    "anthropic": _anthropic,
+    RESPONSES: _responses,
+    BEDROCK: _bedrock,
+    GEMINI: _gemini,
+    "gemini-interactions": _interactions,
+    "cohere": _cohere,
+    "bedrock-invoke": _bedrock_invoke,
+}
+"""The from-scratch builder of each wire, one row per profile."""

@@ -5,15 +5,19 @@
 writes (``render``) its stream and declares its vocabulary in a
 :class:`~.wire.Wire` row, registered once in :data:`WIRES`:
 
-========================  ==============  ====================================
-profile                   module          stream
-========================  ==============  ====================================
-``openai``, ``mistral``   :mod:`.chat`    ``chunks``
-``anthropic``             :mod:`.anthropic`  ``events``
-``openai-responses``      :mod:`.responses`  ``events``
-``bedrock``               :mod:`.bedrock`    ``events``
-``gemini``                :mod:`.gemini`     ``chunks``
-========================  ==============  ====================================
+========================  ============================  =========================
+profile                   module                        stream
+========================  ============================  =========================
+``openai``, ``mistral``   :mod:`.chat`                  ``chunks``
+``anthropic``             :mod:`.anthropic`             ``events``
+``openai-responses``      :mod:`.responses`             ``events``
+``bedrock``               :mod:`.bedrock`               ``events``
+``gemini``                :mod:`.gemini`                ``chunks``
+``gemini-interactions``   :mod:`.gemini_interactions`   ``events``
+``cohere``                :mod:`.cohere`                ``events``
+``bedrock-invoke``        :mod:`.bedrock_invoke`        ``events`` (``chunk`` frames
+                                                        around Anthropic events)
+========================  ============================  =========================
 
 The model never imports the validator: the two are independent oracles.
 """
@@ -23,7 +27,16 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from . import anthropic, bedrock, chat, gemini, responses
+from . import (
+    anthropic,
+    bedrock,
+    bedrock_invoke,
+    chat,
+    cohere,
+    gemini,
+    gemini_interactions,
+    responses,
+)
 from .turn import (
     MISSING,
     Block,
@@ -47,6 +60,9 @@ WIRES: dict[str, Wire] = {
         responses.WIRE,
         bedrock.WIRE,
         gemini.WIRE,
+        gemini_interactions.WIRE,
+        cohere.WIRE,
+        bedrock_invoke.WIRE,
     )
 }
 """Every profile the generator models, and how."""

@@ -194,5 +194,6 @@ WIRE = Wire(
     cleared_start={},
     start_object=True,
     empty_starts=(MISSING, None),
+    whole_message=True,
     new_call=_new_call,
 )

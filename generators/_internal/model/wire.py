@@ -3,7 +3,10 @@
 One :class:`Wire` per profile: how its stream is keyed, parsed and
 rendered, and the vocabulary the operators ask instead of branching on the
 profile name.  Each format module (``chat``, ``anthropic``, ``responses``,
-``bedrock``, ``gemini``) defines its row(s); adding a format is one module and one row.
+``bedrock``, ``gemini``, ``gemini_interactions``, ``cohere``, ``bedrock_invoke``)
+defines its row(s); adding a format is one module and one row.  A field a
+new format needs is added with a default that leaves the others as they
+were.
 """
 
 from __future__ import annotations
@@ -70,13 +73,24 @@ class Wire:
     """In-stream error items the format knows, simplest first."""
     error_endings: tuple[str, ...] = ()
     """End reasons that are also the provider's error (Responses
-    ``response.failed``): a turn ending so is ``provider_error`` and, as it
-    does not mean "execute", ``wrong_terminal_reason``."""
+    ``response.failed``, Interactions ``failed``, Cohere ``ERROR``): a turn
+    ending so is ``provider_error`` (and see :attr:`error_ending_wrong`)."""
+    error_ending_wrong: bool = True
+    """A turn with calls that ends with an error ending is also
+    ``wrong_terminal_reason`` (Responses: a failed response does not mean
+    "execute"); ``False`` where the error ending is the provider's error
+    and nothing else (Interactions ``failed``, Cohere ``ERROR``: the end
+    is recorded as reached, the error blocks the turn)."""
     message_end: tuple[StepKind, ...] = ("finish",)
     """Step kinds that must all be present for a begun message to be over."""
     turn_end: StepKind = "finish"
     """The step after which the turn's scope has ended for good."""
     begun_by_any_event: bool = False
+    """A message has begun with the stream's first event (no ``begin``)."""
+    closed_world: bool = False
+    """Any finding makes the turn applicable (the four wires of issue 14):
+    a turn cut before any call, with a block left open, is then
+    ``blocked``, not ``not_applicable``."""
     """A message has begun with the stream's first event (no ``begin``)."""
     plain_stop: str | None = None
     """An end reason that means "execute" only when the request forces a
@@ -107,6 +121,17 @@ class Wire:
     """A call may be sent without its index (the next free one is meant)."""
     late_identity: bool = False
     """A call's identity may come on a later event than its first."""
+    blank_fragments: bool = False
+    """A fragment's text may be ``null`` or absent: an empty fragment, not a
+    ``non_string_fragment`` (Cohere ``function.arguments``, Interactions
+    ``delta.arguments``; OpenAI-style fragments too, which are not blocks)."""
+    whole_message: bool = False
+    """Calls may be delivered whole in the message's opening event, with no
+    block events (Anthropic ``message_start.message.content``)."""
+    frames: bool = False
+    """Every item is a ``chunk`` frame wrapping one event of an inner wire
+    (Bedrock InvokeModel), rendered one frame per step: a frame can be cut
+    in half (``cut_frame``)."""
     empty_arguments: bool = True
     """Arguments can reassemble to ``""`` (not Bedrock: there they are ``{}``)."""
     text_block: Callable[[Turn, Block], bool] = no_text_blocks

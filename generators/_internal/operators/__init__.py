@@ -15,19 +15,20 @@ follows from the same rows (the profile sets below).  The sections:
 
 ==================  =====================================================
 :mod:`.preserving`  refragment, whole_call, identities, interleave,
-                    whole_arguments, ...
+                    whole_arguments, whole_message, ...
 :mod:`.noise`       insert_noise (one drawing function per format)
 :mod:`.cuts`        truncate, truncate_parseable, bad_index, second_choice,
                     finish_without_calls (each alone, own label)
 :mod:`.identity`    drop_id, drop_name, duplicate_id, reuse_slot
 :mod:`.arguments`   the arguments text (empty, corrupt, ..., mismatch_done)
 :mod:`.schema`      schema_violation, unsupported_keyword
-:mod:`.terminals`   end reasons, repeated terminals, late deltas, errors,
-                    index gaps
+:mod:`.terminals`   end reasons, repeated terminals, lost call ends, late
+                    deltas, errors, index gaps
 :mod:`.foreign`     foreign_item (the closed world: another format's item)
 :mod:`.partial`     values at JSON paths (Vertex ``partialArgs``):
                     restream_arguments, late_call_id, and one operator
                     per reassembly rule broken
+:mod:`.frames`      cut_frame (a framed wire's frame cut in half)
 ==================  =====================================================
 """
 
@@ -65,6 +66,7 @@ from .cuts import (
     truncate_parseable,
 )
 from .foreign import FOREIGN, foreign_item
+from .frames import cut_frame, cut_targets
 from .identity import drop_id, drop_name, dup_pairs, duplicate_id, live_window, reuse_slot
 from .noise import insert_noise
 from .partial import (
@@ -99,13 +101,19 @@ from .preserving import (
     repeat_identity,
     whole_arguments,
     whole_call,
+    whole_message,
+    whole_message_ready,
     whole_targets,
 )
 from .schema import keyword_tools, schema_violation, unsupported_keyword, violable
 from .terminals import (
     delta_after_terminal,
+    drop_call_end,
     dup_terminal_targets,
     duplicate_terminal,
+    end_targets,
+    ends_in_error,
+    failable,
     gap_index,
     gap_scopes,
     late_targets,
@@ -140,6 +148,16 @@ CAN_BE_EMPTY = _where(lambda w: w.empty_arguments)
 """Formats whose arguments can reassemble to "" (Bedrock's are ``{}``)."""
 START_OBJECT = _where(lambda w: w.start_object)
 """Formats whose opening event may carry the arguments object (Anthropic)."""
+BLOCKY = _where(lambda w: w.blocky)
+"""Formats whose calls have their own start and end events."""
+OWN_CALL_ENDS = _where(lambda w: w.blocky and not w.partial_args)
+"""Formats where a call's lost end event is ``missing_terminal`` whatever
+follows.  Not Gemini: its streamed call's end part is ``lose_will_continue``'s
+and ``unended_call``'s, as its loss reads as a collision when a call follows."""
+WHOLE_MESSAGES = _where(lambda w: w.whole_message)
+"""Formats whose opening event may hold the whole message (Anthropic)."""
+FRAMED = _where(lambda w: w.frames)
+"""Formats whose items are frames around another wire's events."""
 RESTATES = _where(lambda w: w.restates)
 """Formats whose closing events restate the arguments (Responses)."""
 FORCEABLE = _where(lambda w: w.plain_stop is not None)
@@ -179,6 +197,8 @@ class Operator(str, enum.Enum):
     grouped otherwise, or whole ``args``)."""
     LATE_CALL_ID = "late_call_id"
     """Gemini: a streamed call's id on a later part than its first."""
+    WHOLE_MESSAGE = "whole_message"
+    """Anthropic: every block complete in ``message_start``, no block events."""
     # -- verdict-breaking --------------------------------------------------
     TRUNCATE = "truncate"
     """Cut the stream before its terminal -> ``missing_terminal``."""
@@ -213,6 +233,8 @@ class Operator(str, enum.Enum):
     """Tool-use end reason but no call -> ``terminal_without_calls``."""
     DUPLICATE_TERMINAL = "duplicate_terminal"
     """A second terminal -> ``duplicate_terminal``."""
+    DROP_CALL_END = "drop_call_end"
+    """A call's own end event never comes -> ``missing_terminal``."""
     DELTA_AFTER_TERMINAL = "delta_after_terminal"
     """A fragment after its slot's terminal -> ``delta_after_terminal``."""
     PROVIDER_ERROR = "provider_error"
@@ -266,6 +288,9 @@ class Operator(str, enum.Enum):
     UNNORMALIZED_PATH = "unnormalized_path"
     """``partialArgs``: a ``jsonPath`` that is not a normalized path ->
     ``invalid_json_path``."""
+    CUT_FRAME = "cut_frame"
+    """Bedrock InvokeModel: a ``chunk`` frame cut in half ->
+    ``unsupported_event``."""
 
 
 @dataclass(frozen=True)
@@ -293,7 +318,7 @@ class OperatorInfo:
         return self.apply.__doc__ or ""
 
     def usable(self, turn: Turn, effects: Effects) -> bool:
-        return turn.profile in self.profiles and self.applies(turn, effects)
+        return not effects.sealed and turn.profile in self.profiles and self.applies(turn, effects)
 
 
 def _not_used(name: str) -> Callable[[Turn, Effects], bool]:
@@ -359,6 +384,9 @@ REGISTRY: dict[str, OperatorInfo] = {
             lambda t, f: bool(restreamable(t, f)),
         ),
         _entry(_O.LATE_CALL_ID, PARTIAL_ARGS, late_call_id, lambda t, f: bool(id_targets(t, f))),
+        _entry(
+            _O.WHOLE_MESSAGE, WHOLE_MESSAGES, whole_message, lambda t, f: whole_message_ready(t)
+        ),
         _entry(_O.TRUNCATE, ALL, truncate, has_calls, code="missing_terminal", combinable=False),
         _entry(_O.DROP_ID, NEEDS_IDS, drop_id, has_free_call, code="missing_id"),
         _entry(_O.DROP_NAME, ALL, drop_name, has_free_call, code="missing_name"),
@@ -386,8 +414,8 @@ REGISTRY: dict[str, OperatorInfo] = {
             _O.WRONG_FINISH,
             ALL,
             wrong_finish,
-            # (Not after provider_error's response.failed: that is the end.)
-            lambda t, f: has_finish(t, f) and "wrong_terminal_reason" not in f.turn_codes,
+            # (Not after provider_error's error ending: that is the end.)
+            lambda t, f: has_finish(t, f) and not ends_in_error(t),
             code="wrong_terminal_reason",
             turn_level=True,
         ),
@@ -407,6 +435,13 @@ REGISTRY: dict[str, OperatorInfo] = {
             code="duplicate_terminal",
         ),
         _entry(
+            _O.DROP_CALL_END,
+            OWN_CALL_ENDS,
+            drop_call_end,
+            lambda t, f: bool(end_targets(t, f)),
+            code="missing_terminal",
+        ),
+        _entry(
             _O.DELTA_AFTER_TERMINAL,
             ALL,
             delta_after_terminal,
@@ -419,7 +454,7 @@ REGISTRY: dict[str, OperatorInfo] = {
             _O.PROVIDER_ERROR,
             ALL,
             provider_error,
-            has_calls,
+            lambda t, f: has_calls(t, f) and (bool(t.wire.error_events) or failable(t, f)),
             code="provider_error",
             turn_level=True,
         ),
@@ -558,6 +593,13 @@ REGISTRY: dict[str, OperatorInfo] = {
             unnormalized_path,
             lambda t, f: any(entries_of(t, c) for c in streamed_calls(t, f)),
             code="invalid_json_path",
+        ),
+        _entry(
+            _O.CUT_FRAME,
+            FRAMED,
+            cut_frame,
+            lambda t, f: bool(cut_targets(t, f)),
+            code="unsupported_event",
         ),
     ]
 }

@@ -323,7 +323,7 @@ def object_fragment(draw: Draw, turn: Turn, fx: Effects) -> None:
         frags = turn.frag_steps(call)
         at = frags[draw(st.integers(0, len(frags) - 1))]
         options: list[Any] = [jt.loads(text), {}, [], 1, True]
-        if turn.blocky:
+        if turn.blocky and not turn.wire.blank_fragments:
             options += [None, MISSING]
         turn.steps[at].text = draw(st.sampled_from(options))
     else:

@@ -53,7 +53,7 @@ def _prefix_label(turn: Turn, k: int) -> Label:
         codes.add("missing_terminal")
     if gap:
         codes.add("missing_slot")
-    if not client:
+    if not client and not (codes and turn.wire.closed_world):
         return Label("not_applicable", tuple(sorted(codes)))
     if codes:
         return Label("blocked", tuple(sorted(codes)))
@@ -98,7 +98,8 @@ def truncate(draw: Draw, turn: Turn, fx: Effects) -> None:
     ``response.completed``), plus ``missing_slot`` when an
     interleaving had opened a later slot before an earlier one; a cut before
     any tool activity is ``not_applicable`` (with ``missing_terminal`` when a
-    text block was left open).
+    text block was left open; ``blocked`` with it on a closed-world wire,
+    where any finding makes the turn applicable).
     Shrinks toward: the earliest cut after the first tool item.
     """
     first = first_activity(turn)

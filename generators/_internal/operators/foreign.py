@@ -70,6 +70,11 @@ VOCABULARY: dict[str, dict[str, Any]] = {
     # frame (one member, an object payload), so a ConverseStream case holding
     # it can still be played over the event-stream wire.
     "bedrock-invoke": {"chunk": {"bytes": "eyJ0eXBlIjoibWVzc2FnZV9zdG9wIn0="}},
+    # The Gemini Interactions API's end of an interaction.
+    "gemini-interactions": {
+        "event_type": "interaction.completed",
+        "interaction": {"id": "v1_foreign", "status": "requires_action"},
+    },
     # A Cohere v2 chat stream's end.
     "cohere": {
         "type": "message-end",
@@ -90,7 +95,39 @@ FOREIGN: dict[str, tuple[str, ...]] = {
     # multi-member item could not be sent as one (toolstream serve plays it).
     "bedrock": ("bedrock-invoke",),
     # (Not a chunk with an error member: provider_error.)
-    "gemini": ("chat", "anthropic", "responses", "bedrock", "bedrock-invoke", "cohere"),
+    "gemini": (
+        "chat",
+        "anthropic",
+        "responses",
+        "bedrock",
+        "bedrock-invoke",
+        "cohere",
+        "gemini-interactions",
+    ),
+    # Both read the event's name first (``event_type``, ``type``): an item
+    # of any other wire is an unknown event.
+    "gemini-interactions": (
+        "chat",
+        "anthropic",
+        "responses",
+        "bedrock",
+        "gemini",
+        "bedrock-invoke",
+        "cohere",
+    ),
+    "cohere": (
+        "chat",
+        "anthropic",
+        "responses",
+        "bedrock",
+        "gemini",
+        "bedrock-invoke",
+        "gemini-interactions",
+    ),
+    # Frames: an item of another wire that is one (a ConverseStream event);
+    # the events inside the frames are Anthropic's, whose closed world the
+    # anthropic row already holds.
+    "bedrock-invoke": ("bedrock",),
 }
 """The :data:`VOCABULARY` items each profile refuses as
 ``unsupported_event`` (a row for every ``WIRES`` profile)."""

@@ -15,7 +15,18 @@ from hypothesis import strategies as st
 from .. import jsontext as jt
 from ..edit import insert, text_blocks
 from ..labels import Effects
-from ..model import Block, Call, Step, StepKind, Turn, anthropic, chat, responses
+from ..model import (
+    Block,
+    Call,
+    Step,
+    StepKind,
+    Turn,
+    anthropic,
+    chat,
+    cohere,
+    gemini_interactions,
+    responses,
+)
 from .common import Draw, call_choice, draw_text
 
 
@@ -43,12 +54,22 @@ def insert_noise(draw: Draw, turn: Turn, fx: Effects) -> None:
     renumbered.  Gemini: usage-only chunks (``usageMetadata``), text parts,
     ``thought: true`` parts, a ``thoughtSignature`` on an empty text part,
     a candidate with no parts (content chunks before the ``finishReason``).
-    Reproduces keep-alives, usage reporting and mixed content
+    Gemini Interactions: ``interaction.status_update``
+    events, ``model_output`` steps with text deltas, ``thought`` steps
+    (``thought_summary``, ``thought_signature``), a ``google_search_call``
+    step with its ``google_search_result`` step, text deltas in an
+    existing output step; later steps are renumbered.  Cohere:
+    ``tool-plan-delta``, content (``content-start``/``-delta``/``-end``)
+    and citation events, ``debug`` (verbatim: they number their own index
+    and are not slots), after ``message-start`` and before
+    ``message-end``.  Bedrock InvokeModel: Anthropic's noise inside the
+    frames.  Reproduces keep-alives, usage reporting and mixed content
     that naive reassemblers mistake for calls or terminals.
     Label: pass, same calls.
     Shrinks toward: one empty delta (OpenAI) / one ping (Anthropic) / one
-    ``response.in_progress`` (Responses) / one padding field (Bedrock) at
-    the start of the stream.
+    ``response.in_progress`` (Responses) / one padding field (Bedrock) /
+    one status update (Interactions) / one plan delta (Cohere) at the
+    start of the stream.
     """
     noise = NOISE[turn.profile]
     for _ in range(draw(st.integers(1, 3))):
@@ -507,6 +528,89 @@ def _noise_gemini(draw: Draw, turn: Turn) -> None:
     insert(turn, at, Step("raw", raw=raw))
 
 
+def _noise_interactions(draw: Draw, turn: Turn) -> None:
+    kinds = ["status_update", "output_step", "thought_step", "server_tool"]
+    texts = text_blocks(turn)
+    if texts:
+        kinds.append("text_delta")
+    kind = draw(st.sampled_from(kinds))
+    start, delta = gemini_interactions.step_start, gemini_interactions.step_delta
+    if kind == "status_update":
+        created = next((s.raw for s in turn.steps if s.kind == "begin"), None)
+        interaction = (created or {}).get("interaction")
+        ident = interaction.get("id") if isinstance(interaction, dict) else None
+        raw = {
+            "event_type": "interaction.status_update",
+            "interaction": {"id": ident if isinstance(ident, str) else "v1_gen"},
+            "status": "in_progress",
+        }
+        insert(turn, draw(st.integers(_after_begin(turn), len(turn.steps))), Step("raw", raw=raw))
+        return
+    if kind == "text_delta":
+        block, first, stop = _text_block_span(draw, turn, texts)
+        raw = delta({"type": "text", "text": draw_text(draw)})
+        insert(turn, draw(st.integers(first + 1, stop)), Step("delta", target=block, raw=raw))
+        return
+    new = _NewBlocks(draw, turn)
+    add = new.add
+    if kind == "output_step":
+        add("start", start({"type": "model_output"}))
+        for _ in range(draw(st.integers(0, 2))):
+            add("delta", delta({"type": "text", "text": draw_text(draw)}))
+    elif kind == "thought_step":
+        add("start", start({"type": "thought"}))
+        summary = {"type": "text", "text": draw_text(draw)}
+        add("delta", delta({"type": "thought_summary", "content": summary}))
+        add("delta", delta({"type": "thought_signature", "signature": "c2lnbmF0dXJl"}))
+    else:
+        # A tool the provider runs itself, and its result: two steps, never
+        # executable.
+        search = {
+            "type": "google_search_call",
+            "id": "gs_noise",
+            "arguments": {"queries": ["weather"]},
+        }
+        add("start", start(search))
+        add("stop")
+        new.result_block()
+        found = {"type": "google_search_result", "call_id": "gs_noise", "result": []}
+        add("start", start(found))
+    add("stop")
+    new.insert()
+
+
+def _noise_cohere(draw: Draw, turn: Turn) -> None:
+    # Content and citation events number their own index and carry no tool
+    # data: verbatim items, anywhere before the message's end.
+    kind = draw(st.sampled_from(["plan", "content", "citation", "debug"]))
+    items: list[dict[str, Any]]
+    if kind == "plan":
+        items = [cohere.plan_delta(draw_text(draw))]
+    elif kind == "content":
+        opening = {"message": {"content": {"type": "text", "text": ""}}}
+        items = [{"type": "content-start", "index": 0, "delta": opening}]
+        for _ in range(draw(st.integers(0, 2))):
+            piece = {"message": {"content": {"text": draw_text(draw)}}}
+            items.append({"type": "content-delta", "index": 0, "delta": piece})
+        items.append({"type": "content-end", "index": 0})
+    elif kind == "citation":
+        cited = {"start": 0, "end": 4, "text": "Rain", "sources": []}
+        items = [
+            {"type": "citation-start", "index": 0, "delta": {"message": {"citations": cited}}},
+            {"type": "citation-end", "index": 0},
+        ]
+    else:
+        items = [{"type": "debug", "prompt": draw_text(draw)}]
+    limit = turn.finish_index(0)
+    at = draw(st.integers(_after_begin(turn), len(turn.steps) if limit is None else limit))
+    insert(turn, at, *(Step("raw", raw=item) for item in items))
+
+
+def _after_begin(turn: Turn) -> int:
+    """The first position after the message's start (0 without one)."""
+    return next((i + 1 for i, s in enumerate(turn.steps) if s.kind == "begin"), 0)
+
+
 NOISE: dict[str, Callable[[Draw, Turn], None]] = {
     "openai": _noise_chat,
     "mistral": _noise_chat,
@@ -514,5 +618,9 @@ NOISE: dict[str, Callable[[Draw, Turn], None]] = {
     "openai-responses": _noise_responses,
     "bedrock": _noise_bedrock,
     "gemini": _noise_gemini,
+    "gemini-interactions": _noise_interactions,
+    "cohere": _noise_cohere,
+    # The Anthropic events inside the frames.
+    "bedrock-invoke": _noise_anthropic,
 }
 """The noise a format knows, by profile (a row for every ``WIRES`` profile)."""

@@ -3,6 +3,7 @@ the turn keeps its verdict (pass) and its calls."""
 
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any
 
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from .. import jsontext as jt
 from ..edit import remove_steps, set_fragments, set_text
 from ..labels import Effects
-from ..model import MISSING, Call, Turn, compact
+from ..model import MISSING, Block, Call, Step, Turn, compact
 from .common import Draw, call_choice, pick_call, text_of
 
 
@@ -288,3 +289,107 @@ def forced_choice_stop(draw: Draw, turn: Turn, fx: Effects) -> None:
     for step in turn.steps:
         if step.kind == "finish" and step.choice == choice:
             step.text = turn.wire.plain_stop
+
+
+def whole_message_ready(turn: Turn) -> bool:
+    """The turn can be delivered as one message: the format allows it, the
+    message has its start, and every call's arguments are an object of
+    finite numbers (what an ``input`` can hold)."""
+    if not turn.wire.whole_message or not turn.calls:
+        return False
+    if turn.finish_index(0) is None or not any(s.kind == "begin" for s in turn.steps):
+        return False
+    if any(s.ident is not None for s in turn.steps):
+        return False
+    for call in turn.calls:
+        try:
+            value = jt.loads(text_of(turn, call))
+        except ValueError:
+            return False
+        if not isinstance(value, dict) or not _finite(value):
+            return False
+    return all(turn.step_of("start", item) is not None for item in turn.blocks_in_order())
+
+
+def _folded(turn: Turn, item: Call | Block) -> dict[str, Any]:
+    """The whole content block of a call or block: its start's
+    ``content_block`` with its deltas folded in."""
+    start = turn.step_of("start", item)
+    assert start is not None
+    base = (turn.steps[start].raw or {}).get("content_block") or {}
+    block: dict[str, Any] = copy.deepcopy(base)
+    if isinstance(item, Call):
+        block["type"] = "tool_use"
+        for key, value in (("id", item.id), ("name", item.name)):
+            if value is MISSING:
+                block.pop(key, None)
+            else:
+                block[key] = value
+        block["input"] = jt.loads(text_of(turn, item))
+        return block
+    partial = ""
+    for step in turn.steps:
+        if step.kind != "delta" or step.target is not item:
+            continue
+        delta = (step.raw or {}).get("delta") or {}
+        for key, field in (
+            ("text_delta", "text"),
+            ("thinking_delta", "thinking"),
+            ("signature_delta", "signature"),
+        ):
+            if delta.get("type") == key:
+                block[field] = (block.get(field) or "") + delta.get(field, "")
+        if delta.get("type") == "citations_delta":
+            block.setdefault("citations", []).append(delta.get("citation"))
+        if delta.get("type") == "input_json_delta":
+            partial += delta.get("partial_json", "")
+    if partial:
+        block["input"] = jt.loads(partial)
+    return block
+
+
+def whole_message(draw: Draw, turn: Turn, fx: Effects) -> None:
+    """Deliver the whole message in its ``message_start``: every content
+    block (calls, text, thinking, server tools) complete in
+    ``message.content``, a call's arguments as its ``input`` object, and no
+    block events at all; the stop reason in ``message.stop_reason`` (the
+    ``message_delta`` then left out or, drawn, kept with usage only) or
+    (drawn) still in the ``message_delta``.  Then ``message_stop``.  In a
+    Bedrock InvokeModel stream, the same inside the frames.  Nothing else
+    applies after it (the stream has no block events left to edit).
+
+    Reproduces programmatic tool calling (calls issued by the provider's
+    code execution arrive whole, with a ``caller``), and clients that only
+    read block events (and so see no call) or wait for deltas.
+    Label: pass, same calls; their arguments are the compact JSON of the
+    input (``json.dumps(input, ensure_ascii=False, separators=(",",
+    ":"))``), the validator's whole-message rule.
+    Shrinks toward: the reason in the message, no ``message_delta``.
+    """
+    content = [_folded(turn, item) for item in turn.blocks_in_order()]
+    finish = turn.finish_index(0)
+    assert finish is not None
+    reason = turn.steps[finish].text
+    where = draw(st.sampled_from(["message", "message_usage", "delta"]))
+    begin = next(i for i, s in enumerate(turn.steps) if s.kind == "begin")
+    event = copy.deepcopy(turn.steps[begin].raw)
+    message = event.get("message")
+    message = dict(message) if isinstance(message, dict) else {}
+    message["content"] = content
+    message["stop_reason"] = reason if where != "delta" else None
+    event["message"] = message
+    turn.steps[begin] = Step("begin", raw=event)
+    usage = {"type": "message_delta", "delta": {}, "usage": {"output_tokens": 1}}
+    steps = []
+    for i, step in enumerate(turn.steps):
+        if i == finish and where != "delta":
+            if where == "message_usage":
+                steps.append(Step("raw", raw=usage))
+        elif step.kind not in ("start", "frag", "delta", "stop"):
+            steps.append(step)
+    turn.steps = steps
+    for call in turn.calls:
+        value = jt.loads(text_of(turn, call))
+        call.start_input = value
+        call.expected = compact(value)
+    fx.sealed = True

@@ -122,6 +122,32 @@ def duplicate_terminal(draw: Draw, turn: Turn, fx: Effects) -> None:
         fx.slot(block, lb.RANK_FEED, "duplicate_terminal")
 
 
+def end_targets(turn: Turn, fx: Effects) -> list[Call]:
+    """Free calls with their own end event."""
+    return [c for c in free_calls(turn, fx) if turn.blocky and turn.step_of("stop", c) is not None]
+
+
+def drop_call_end(draw: Draw, turn: Turn, fx: Effects) -> None:
+    """Leave one call without its own end event (Cohere ``tool-call-end``,
+    Anthropic ``content_block_stop``, Interactions ``step.stop``, Responses
+    ``output_item.done``, Bedrock ``contentBlockStop``); the stream goes on
+    to the turn's end as if nothing were missing.
+
+    Reproduces servers and proxies that lose or never send a call's end
+    (a call started and abandoned when the model switched to the next
+    one), and clients that take the turn's end as every call's end.
+    Label: blocked ``missing_terminal`` (slot rank 1; the call is claimed):
+    the turn's end does not end a call of a block format.
+    Shrinks toward: the first free call.
+    """
+    call = draw(st.sampled_from(end_targets(turn, fx)))
+    stop = turn.step_of("stop", call)
+    assert stop is not None
+    del turn.steps[stop]
+    fx.claim(call)
+    fx.slot(call, lb.RANK_TERMINAL, "missing_terminal")
+
+
 _NEW_SLOT = "new slot"
 
 
@@ -215,14 +241,24 @@ def failable(turn: Turn, fx: Effects) -> bool:
     )
 
 
+def ends_in_error(turn: Turn) -> bool:
+    """Whether the calls' turn ends with the format's error ending."""
+    at = turn.finish_index(call_choice(turn))
+    return at is not None and turn.steps[at].text in turn.wire.error_endings
+
+
 def provider_error(draw: Draw, turn: Turn, fx: Effects) -> None:
     """Insert an in-stream error (OpenAI/Mistral ``{"error": {...}}`` chunk,
-    Anthropic or Responses ``error`` event, a Bedrock ``*Exception`` event:
-    ``modelStreamErrorException``, ``internalServerException``,
-    ``throttlingException``, ``serviceUnavailableException``,
-    ``validationException``) anywhere; the stream then goes on.  Responses
-    (drawn): or end the turn with ``response.failed`` (with
-    ``response.error``) instead of ``response.completed``.
+    Anthropic, Responses or Interactions ``error`` event, a Bedrock
+    ``*Exception`` event: ``modelStreamErrorException``,
+    ``internalServerException``, ``throttlingException``,
+    ``serviceUnavailableException``, ``validationException``; in an
+    InvokeModel stream also ``modelTimeoutException``, or an Anthropic
+    ``error`` event inside a ``chunk`` frame) anywhere; the stream then goes
+    on.  Or (drawn; Cohere, which has no error event, always) end the turn
+    with the format's error ending instead: Responses ``response.failed``
+    (with ``response.error``), Interactions ``status: "failed"``, Cohere
+    ``finish_reason: "ERROR"``.
 
     Reproduces overloaded or failing upstreams that report an error and
     still (partly) stream; clients that ignore the error event, or execute
@@ -230,21 +266,24 @@ def provider_error(draw: Draw, turn: Turn, fx: Effects) -> None:
     Label: blocked ``provider_error`` (turn level, not fatal: every other
     finding is still reported); for ``response.failed`` also
     ``wrong_terminal_reason`` (the turn has calls, and a failed response
-    does not mean "execute").
+    does not mean "execute"; ``wire.error_ending_wrong``), not for the
+    Interactions and Cohere error endings (their end counts as reached).
     Shrinks toward: the error first in the stream.
     """
     wire = turn.wire
-    if failable(turn, fx) and draw(st.booleans()):
+    events = wire.error_events
+    # (A format without an error event, Cohere, ends with its error.)
+    if failable(turn, fx) and (not events or draw(st.booleans())):
         ending = wire.error_endings[0]
         choice = call_choice(turn)
         for step in turn.steps:
             if step.kind == "finish" and step.choice == choice:
                 wire.set_end(step, ending, "")
         fx.turn("provider_error")
-        fx.turn("wrong_terminal_reason")
+        if wire.error_ending_wrong:
+            fx.turn("wrong_terminal_reason")
         return
     at = draw(st.integers(0, len(turn.steps)))
-    events = turn.wire.error_events
     # A format with one error event takes it without a draw (a draw from a
     # single option still consumes one choice, shifting every later draw).
     raw = copy.deepcopy(events[0] if len(events) == 1 else draw(st.sampled_from(events)))
