@@ -13,12 +13,14 @@ one that does not take a case's profile gives ``not_run`` for that case.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -187,17 +189,35 @@ def reference_of(case: Case) -> Report:
 
 def run_adapter(adapter: Adapter, case: Case, report: Report) -> Outcome:
     """Feed one case to one adapter and classify what it did."""
+    with _quiet_libraries():
+        return _outcome(adapter, case, report)
+
+
+@contextlib.contextmanager
+def _quiet_libraries() -> Iterator[None]:
+    """Libraries log warnings about hostile input (litellm: "Unmapped
+    finish_reason ...") and emit ``warnings``; they would flood a corpus run
+    and say nothing the outcome does not.  Both switches are process-wide,
+    so a batch whose adapters run in threads sets them once around the
+    whole batch (a thread restoring them mid-batch would unsilence the
+    others, or leave them set after the run)."""
+    previous = logging.root.manager.disable
+    logging.disable(logging.WARNING)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        logging.disable(previous)
+
+
+def _outcome(adapter: Adapter, case: Case, report: Report) -> Outcome:
     profile = case.profile
     if profile not in adapter.profiles:
         return not_run(
             f"{adapter.name} takes profiles {', '.join(adapter.profiles)}; case has {profile!r}"
         )
     fixture = copy.deepcopy(dict(case.fixture))
-    # libraries log warnings about hostile input (litellm: "Unmapped
-    # finish_reason ..."); they would flood a corpus run and say nothing the
-    # outcome does not
-    previous = logging.root.manager.disable
-    logging.disable(logging.WARNING)
     try:
         result = adapter.run(fixture)
     except UnsupportedProfile as error:
@@ -206,8 +226,6 @@ def run_adapter(adapter: Adapter, case: Case, report: Report) -> Outcome:
         return not_run(str(error))
     except Exception as error:
         return classify_crash(error)
-    finally:
-        logging.disable(previous)
     return classify_result(report, result)
 
 
@@ -240,9 +258,11 @@ class CaseResult:
         }
 
 
-def _judge(case: Case, adapters: Sequence[tuple[str, Adapter]]) -> CaseResult:
-    report = reference_of(case)
-    outcomes = {name: run_adapter(adapter, case, report) for name, adapter in adapters}
+Progress = Callable[[int], None]
+"""Called with the number of (case, adapter) runs just finished."""
+
+
+def _case_result(case: Case, report: Report, outcomes: dict[str, Outcome]) -> CaseResult:
     return CaseResult(
         path=case.path,
         operator=case.operator,
@@ -259,8 +279,54 @@ def _judge(case: Case, adapters: Sequence[tuple[str, Adapter]]) -> CaseResult:
     )
 
 
-Progress = Callable[[int], None]
-"""Called with the number of (case, adapter) runs just finished."""
+CASE_THREADS = 8
+"""Runs in flight at once, per process, of the adapters that declare
+``concurrent_runs`` (the clients over HTTP): such a run spends most of its
+time waiting for the server, which sleeps between two writes so that each
+write reaches the client on its own; overlapping the waits of several cases
+keeps the cores busy.  Every other adapter runs its cases one at a time in
+the calling thread."""
+
+
+def _judge_batch(
+    batch: Sequence[Case], adapters: Sequence[tuple[str, Adapter]], progress: Progress | None
+) -> list[CaseResult]:
+    """Judge consecutive cases, in case order: the adapters that allow
+    concurrent runs in a pool of :data:`CASE_THREADS` threads, the others
+    one case after another in this thread (meanwhile).  Each outcome lands
+    under its own (case, adapter), so the result is that of a serial run."""
+    width = max(len(adapters), 1)
+    with _quiet_libraries():
+        reports = [reference_of(case) for case in batch]
+        threaded = [(n, a) for n, a in adapters if getattr(a, "concurrent_runs", False)]
+        if not threaded or len(batch) < 2:
+            out = []
+            for case, report in zip(batch, reports, strict=True):
+                outcomes = {name: _outcome(adapter, case, report) for name, adapter in adapters}
+                out.append(_case_result(case, report, outcomes))
+                if progress is not None:
+                    progress(width)
+            return out
+        with ThreadPoolExecutor(CASE_THREADS, thread_name_prefix="toolstream-diff") as pool:
+            futures = {
+                (position, name): pool.submit(_outcome, adapter, case, report)
+                for position, (case, report) in enumerate(zip(batch, reports, strict=True))
+                for name, adapter in threaded
+                if case.profile in adapter.profiles  # a not_run costs nothing
+            }
+            out = []
+            for position, (case, report) in enumerate(zip(batch, reports, strict=True)):
+                outcomes = {
+                    name: futures[(position, name)].result()
+                    if (position, name) in futures
+                    else _outcome(adapter, case, report)
+                    for name, adapter in adapters
+                }
+                out.append(_case_result(case, report, outcomes))
+                if progress is not None:
+                    progress(width)
+            return out
+
 
 _BATCH = 40
 
@@ -288,7 +354,7 @@ def _worker_init(
 
 
 def _worker_batch(batch: list[Case]) -> list[CaseResult]:
-    return [_judge(case, _WORKER_ADAPTERS) for case in batch]
+    return _judge_batch(batch, _WORKER_ADAPTERS, None)
 
 
 def run_cases(
@@ -327,10 +393,8 @@ def _run_cases(
     width = max(len(live), 1)
     if jobs <= 1 or len(cases) <= _BATCH:
         out = []
-        for case in cases:
-            out.append(_judge(case, live))
-            if on_progress is not None:
-                on_progress(width)
+        for start in range(0, len(cases), _BATCH):
+            out.extend(_judge_batch(cases[start : start + _BATCH], live, on_progress))
         return out
 
     import multiprocessing
