@@ -8,7 +8,9 @@
   once it is over, threads or not;
 * ``CaseIndex.lazy`` reads a case on the first request for it and never one
   nobody asks for; a client run serves only the profiles its clients take;
-* boto3's case selector is per thread (one boto3 client serves all).
+* boto3's case selector is per thread (one boto3 client serves all);
+* the server builds a case's wire records once for all the transports it is
+  played under.
 """
 
 from __future__ import annotations
@@ -176,3 +178,37 @@ def test_boto3_case_selector_is_per_thread() -> None:
     for thread in threads:
         thread.join()
     assert seen == {"bedrock/1": "bedrock/1", "bedrock/2": "bedrock/2"}
+
+
+def test_the_server_builds_a_cases_records_once_for_every_transport(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.test_serve import request
+    from toolstream.serve import ENDPOINTS, ServeLimits, Server
+
+    built: list[int] = []
+    endpoint = ENDPOINTS["openai"]
+    original = type(endpoint).records
+
+    def counted(self: Any, stream: Any) -> Any:
+        built.append(len(stream))
+        return original(self, stream)
+
+    monkeypatch.setattr(type(endpoint), "records", counted)
+    one, two = fixtures(2)
+    body = {"model": "m", "stream": True}
+    cases = [("openai/one", one), ("openai/two", two)]
+    bodies = {}
+    with Server(cases, limits=ServeLimits(cached_records=1)) as server:
+        for spec in ("default", "split-utf8", "every:7", "default"):
+            status, _, bodies[spec] = request(
+                server, "POST", f"/cases/openai/one/transport/{spec}/v1/chat/completions", body
+            )
+            assert status == 200
+        assert len(built) == 1  # once, for all four
+        request(server, "POST", "/cases/openai/two/v1/chat/completions", body)
+        request(server, "POST", "/cases/openai/one/v1/chat/completions", body)
+        assert len(built) == 3  # a cache of one case: "one" was dropped for "two"
+    with Server(cases) as fresh:
+        _, _, uncached = request(fresh, "POST", "/cases/openai/one/v1/chat/completions", body)
+    assert bodies["default"] == uncached  # played from the cache as a fresh server plays it

@@ -37,6 +37,7 @@ from toolstream.serve.endpoints import (
     ENDPOINTS,
     Endpoint,
     Problem,
+    Record,
     Reply,
     Unplayable,
 )
@@ -62,6 +63,10 @@ class ServeLimits:
     """Connections served at once; one more gets 503 and is closed."""
     log_entries: int = 10_000
     """Requests kept in the log (the oldest go first)."""
+    cached_records: int = 10_000
+    """Cases whose wire records are kept once built (the least recently
+    played go first): a run that plays each case under several transports
+    encodes its items once."""
 
 
 def credential_header(name: str) -> bool:
@@ -225,6 +230,9 @@ class Server:
             maxlen=self.limits.log_entries
         )
         self._lock = threading.Lock()
+        self._records: collections.OrderedDict[tuple[str, Endpoint], list[Record]] = (
+            collections.OrderedDict()
+        )
         self._active: set[Any] = set()
         self._thread: threading.Thread | None = None
         self._closing = False
@@ -464,11 +472,29 @@ class Server:
         if inapplicable is not None:
             raise _Refused(endpoint.error(Problem.BAD_TRANSPORT, inapplicable))
         try:
-            records = endpoint.records(case.stream)
+            records = self._records_of(case, endpoint)
         except (Unplayable, RecursionError) as error:
             message = f"case {case.id} cannot be played on {endpoint.title}: {error}"
             raise _Refused(endpoint.error(Problem.UNPLAYABLE, message)) from None
         return endpoint, case, plan(records, endpoint, transport)
+
+    def _records_of(self, case: ServedCase, endpoint: Endpoint) -> list[Record]:
+        """``endpoint.records(case.stream)``, built once per case and
+        endpoint (the key holds the endpoint itself, so an equal-looking
+        endpoint made per request is only a miss).  Records are immutable
+        (frozen events, bytes) and :func:`plan` only reads them."""
+        key = (case.id, endpoint)
+        with self._lock:
+            found = self._records.get(key)
+            if found is not None:
+                self._records.move_to_end(key)
+                return found
+        records = endpoint.records(case.stream)
+        with self._lock:
+            self._records[key] = records
+            while len(self._records) > self.limits.cached_records:
+                self._records.popitem(last=False)
+        return records
 
     def _own(self, case: ServedCase, rest: str) -> Endpoint | None:
         """The case's own endpoint when it serves this path (Mistral and
