@@ -293,7 +293,7 @@ def run_delivered(
     against the cases; each cut variant's clients another, judged against
     what they receive (:func:`delivered_cases`).  One server (when any
     client runs) serves every group."""
-    from toolstream.diff import run_cases
+    from toolstream.diff.runner import run_groups
 
     groups: dict[str | None, list[Any]] = {}
     for item in loaded:
@@ -302,14 +302,18 @@ def run_delivered(
     cuts = [cut for cut in groups if cut is not None]
     received = {cut: delivered_cases(cases, cut) for cut in cuts}
     profiles = {profile for item in clients for profile in item.info.profiles}
-    out = []
+    subjects = [received[cut] if cut is not None else list(cases) for cut in groups]
     with (
         serving(cases, cuts, received=received, profiles=profiles)
         if clients
         else contextlib.nullcontext()
     ):
-        for cut, group in groups.items():
-            subject = received[cut] if cut is not None else list(cases)
-            results = run_cases(subject, group, jobs=jobs, timeout=timeout, on_progress=on_progress)
-            out.append((cut, group, results))
-    return out
+        results = run_groups(
+            list(zip(subjects, groups.values(), strict=True)),
+            jobs=jobs,
+            timeout=timeout,
+            on_progress=on_progress,
+        )
+    return [
+        (cut, group, done) for (cut, group), done in zip(groups.items(), results, strict=True)
+    ]

@@ -46,6 +46,7 @@ __all__ = [
     "resolve_spec",
     "run_adapter",
     "run_cases",
+    "run_groups",
 ]
 
 
@@ -332,7 +333,7 @@ _BATCH = 40
 
 # -- worker processes (``jobs > 1``) ------------------------------------------
 
-_WORKER_ADAPTERS: list[tuple[str, Adapter]] = []
+_WORKER_ADAPTERS: dict[str, Adapter] = {}
 
 
 def _worker_init(
@@ -343,18 +344,25 @@ def _worker_init(
             sys.path.insert(0, entry)
     _WORKER_ADAPTERS.clear()
     for name, spec in specs:
-        _WORKER_ADAPTERS.append((name, resolve_spec(spec, timeout, options)))
+        adapter = resolve_spec(spec, timeout, options)
+        if getattr(adapter, "concurrent_runs", False):
+            # its library imported here, before any thread runs it: a library
+            # that looks into sys.modules (openai-python for the legacy httpx)
+            # must never find another thread's import half done
+            adapter.available()
+        _WORKER_ADAPTERS[name] = adapter
     # a persistent command adapter's process ends with the worker: a pool
     # worker leaves through os._exit, which runs multiprocessing's
     # finalizers but not atexit
     from multiprocessing.util import Finalize
 
-    for _, adapter in _WORKER_ADAPTERS:
+    for adapter in _WORKER_ADAPTERS.values():
         Finalize(adapter, adapter.close, exitpriority=10)
 
 
-def _worker_batch(batch: list[Case]) -> list[CaseResult]:
-    return _judge_batch(batch, _WORKER_ADAPTERS, None)
+def _worker_batch(task: tuple[tuple[str, ...], list[Case]]) -> list[CaseResult]:
+    names, batch = task
+    return _judge_batch(batch, [(name, _WORKER_ADAPTERS[name]) for name in names], None)
 
 
 def run_cases(
@@ -373,46 +381,82 @@ def run_cases(
     ``options``); the result is the same as a serial run.  Every adapter is
     closed (:meth:`Adapter.close`) at the end.
     """
-    live = [(a.info.name, a.adapter) for a in adapters if a.adapter is not None]
+    (results,) = run_groups(
+        [(cases, adapters)], jobs=jobs, timeout=timeout, on_progress=on_progress, options=options
+    )
+    return results
+
+
+def run_groups(
+    groups: Sequence[tuple[Sequence[Case], Sequence[LoadedAdapter]]],
+    *,
+    jobs: int = 1,
+    timeout: float = 30.0,
+    on_progress: Progress | None = None,
+    options: UserOptions = UserOptions(),
+) -> list[list[CaseResult]]:
+    """:func:`run_cases` for several (cases, adapters) groups at once (the
+    clients of each cut transport judged against what they receive): one
+    set of worker processes for them all, each resolving every group's
+    adapters once (a group's adapter names must be unique across groups).
+    One result list per group, each as :func:`run_cases` gives it."""
+    lives = [
+        [(a.info.name, a.adapter) for a in adapters if a.adapter is not None]
+        for _, adapters in groups
+    ]
     try:
-        return _run_cases(cases, adapters, live, jobs, timeout, on_progress, options)
+        return _run_groups(groups, lives, jobs, timeout, on_progress, options)
     finally:
-        for _, adapter in live:
-            adapter.close()
+        for live in lives:
+            for _, adapter in live:
+                adapter.close()
 
 
-def _run_cases(
-    cases: Sequence[Case],
-    adapters: Sequence[LoadedAdapter],
-    live: list[tuple[str, Adapter]],
+def _run_groups(
+    groups: Sequence[tuple[Sequence[Case], Sequence[LoadedAdapter]]],
+    lives: list[list[tuple[str, Adapter]]],
     jobs: int,
     timeout: float,
     on_progress: Progress | None,
     options: UserOptions,
-) -> list[CaseResult]:
-    width = max(len(live), 1)
-    if jobs <= 1 or len(cases) <= _BATCH:
-        out = []
-        for start in range(0, len(cases), _BATCH):
-            out.extend(_judge_batch(cases[start : start + _BATCH], live, on_progress))
+) -> list[list[CaseResult]]:
+    if jobs <= 1 or sum(len(cases) for cases, _ in groups) <= _BATCH:
+        out: list[list[CaseResult]] = []
+        for (cases, _), live in zip(groups, lives, strict=True):
+            judged: list[CaseResult] = []
+            for start in range(0, len(cases), _BATCH):
+                judged.extend(_judge_batch(cases[start : start + _BATCH], live, on_progress))
+            out.append(judged)
         return out
 
     import multiprocessing
 
-    specs = [(a.info.name, a.info.spec) for a in adapters if a.adapter is not None]
-    batches = [list(cases[i : i + _BATCH]) for i in range(0, len(cases), _BATCH)]
-    results: list[list[CaseResult]] = []
+    specs: dict[str, str] = {}
+    tasks: list[tuple[int, tuple[tuple[str, ...], list[Case]]]] = []
+    for number, ((cases, adapters), live) in enumerate(zip(groups, lives, strict=True)):
+        for item in adapters:
+            if item.adapter is not None:
+                if specs.setdefault(item.info.name, item.info.spec) != item.info.spec:
+                    raise ValueError(f"adapter name {item.info.name!r} in two groups")
+        names = tuple(name for name, _ in live)
+        tasks.extend(
+            (number, (names, list(cases[i : i + _BATCH]))) for i in range(0, len(cases), _BATCH)
+        )
+    results: list[list[CaseResult]] = [[] for _ in groups]
     with ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_worker_init,
-        initargs=(specs, timeout, [os.getcwd(), *sys.path], options),
+        initargs=(list(specs.items()), timeout, [os.getcwd(), *sys.path], options),
     ) as pool:
-        for batch, done in zip(batches, pool.map(_worker_batch, batches), strict=True):
-            results.append(done)
+        work = [task for _, task in tasks]
+        for (number, (names, batch)), done in zip(
+            tasks, pool.map(_worker_batch, work), strict=True
+        ):
+            results[number].extend(done)
             if on_progress is not None:
-                on_progress(len(batch) * width)
-    return [result for done in results for result in done]
+                on_progress(len(batch) * max(len(names), 1))
+    return results
 
 
 def unreadable_dicts(unreadable: Sequence[Unreadable]) -> list[dict[str, str]]:
