@@ -212,3 +212,21 @@ def test_the_server_builds_a_cases_records_once_for_every_transport(
     with Server(cases) as fresh:
         _, _, uncached = request(fresh, "POST", "/cases/openai/one/v1/chat/completions", body)
     assert bodies["default"] == uncached  # played from the cache as a fresh server plays it
+
+
+def test_a_client_runs_server_closes_every_connection_after_its_response() -> None:
+    (fixture,) = fixtures(1)
+    body = json.dumps({"model": "m", "stream": True})
+    with serving([case_from_fixture(fixture, "o")]) as url:
+        host, port = url.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        name = served_id(fixture)
+        for path in (f"/cases/{name}/v1/chat/completions", "/cases/none/v1/chat/completions"):
+            connection.request("POST", path, body=body)
+            response = connection.getresponse()
+            payload = response.read()
+            assert response.getheader("Connection") == "close"
+            assert response.will_close  # so no client pools the connection
+            assert connection.sock is None  # http.client closed it after the body
+        assert payload and response.status == 404  # an error reply closes it too
+        connection.close()

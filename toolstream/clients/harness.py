@@ -135,7 +135,10 @@ def serving(
 
     previous = os.environ.get(SERVER_ENV)
     index = CaseIndex.lazy(_served_entries(cases, cuts, received, profiles))
-    with running(index) as server:
+    # one request per connection: a pooled connection left idle while other
+    # cases ran could be dropped by the server (its idle timeout) just as the
+    # next case reuses it, an error no case causes
+    with running(index, one_request_per_connection=True) as server:
         os.environ[SERVER_ENV] = server.url
         try:
             yield server.url

@@ -218,6 +218,7 @@ class Server:
         transport: str | Transport = "default",
         limits: ServeLimits | None = None,
         on_request: Any = None,
+        one_request_per_connection: bool = False,
     ) -> None:
         served = cases if isinstance(cases, CaseIndex) else CaseIndex(collect(cases))
         self.index = served
@@ -226,6 +227,12 @@ class Server:
             transport if isinstance(transport, Transport) else parse_transport(transport)
         )
         self.on_request = on_request
+        # Every response says ``Connection: close`` and the connection
+        # closes after it (a chunked body stays chunked).  For a run of many
+        # clients (toolstream diff --client): no client then reuses a pooled
+        # connection that sat idle, which the server may be dropping at that
+        # very moment (``socket_timeout``), and no case's connection outlives it.
+        self.one_request_per_connection = one_request_per_connection
         self._log: collections.deque[LoggedRequest] = collections.deque(
             maxlen=self.limits.log_entries
         )
@@ -618,6 +625,8 @@ class Server:
         for name, value in reply.headers.items():
             handler.send_header(name, value)
         handler.send_header("Content-Length", str(len(reply.body)))
+        if self.one_request_per_connection:
+            handler.close_connection = True
         if handler.close_connection:
             handler.send_header("Connection", "close")
         handler.end_headers()
@@ -631,10 +640,10 @@ class Server:
             handler.send_header(name, value)
         handler.send_header("Cache-Control", "no-cache")
         handler.send_header(CASE_HEADER, case.id)
-        if writes.close_delimited:
+        if writes.close_delimited or self.one_request_per_connection:
             handler.send_header("Connection", "close")
             handler.close_connection = True
-        else:
+        if not writes.close_delimited:
             handler.send_header("Transfer-Encoding", "chunked")
         chunked = not writes.close_delimited
         pause = writes.pause
