@@ -230,3 +230,17 @@ def test_a_client_runs_server_closes_every_connection_after_its_response() -> No
             assert connection.sock is None  # http.client closed it after the body
         assert payload and response.status == 404  # an error reply closes it too
         connection.close()
+
+
+def test_groups_share_one_set_of_workers_and_match_separate_runs() -> None:
+    from toolstream.diff import resolve_adapters
+    from toolstream.diff.runner import run_groups
+
+    naive = "tests.test_diff_support:naive_accumulate"
+    first = [case_from_fixture(f, f"a-{n}") for n, f in enumerate(fixtures(50))]
+    second = [case_from_fixture(oai(chunk(finish="stop")), f"b-{n}") for n in range(30)]
+    (adapter,) = resolve_adapters([naive])
+    together = run_groups([(first, [adapter]), (second, [adapter])], jobs=2)
+    alone = [run_cases(first, resolve_adapters([naive])), run_cases(second, [adapter])]
+    assert [dicts(group) for group in together] == [dicts(group) for group in alone]
+    assert [r.path for r in together[1]] == [c.path for c in second]
