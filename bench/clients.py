@@ -69,7 +69,7 @@ def plain(corpus: str, clients: list[str], jobs: int) -> None:
         if done.returncode != 0:
             print(f"{name:<28} failed ({done.returncode}): {done.stderr.decode()[-300:]}")
             continue
-        counts = json.loads(done.stdout)["counts"][name]
+        counts = json.loads(done.stdout)["totals"][name]
         ran = sum(n for classification, n in counts.items() if classification != "not_run")
         print(f"{name:<28} {ran:>9,} {wall:>8.1f} {cpu:>8.1f}  {before} / {load()}")
 
