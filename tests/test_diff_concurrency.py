@@ -27,7 +27,8 @@ from typing import Any
 
 import pytest
 
-from tests.test_diff_support import chunk, oai, tc
+from tests.support.builders import chunk, tc
+from tests.support.diff_fixtures import oai
 from toolstream.adapters.base import Adapter, AdapterCall, AdapterResult
 from toolstream.clients.harness import SERVER_ENV, served_id, serving
 from toolstream.diff import AdapterInfo, LoadedAdapter, case_from_fixture, run_cases
@@ -183,7 +184,7 @@ def test_boto3_case_selector_is_per_thread() -> None:
 def test_the_server_builds_a_cases_records_once_for_every_transport(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from tests.test_serve import request
+    from tests.support.serve_http import request
     from toolstream.serve import ENDPOINTS, ServeLimits, Server
 
     built: list[int] = []
@@ -236,7 +237,7 @@ def test_groups_share_one_set_of_workers_and_match_separate_runs() -> None:
     from toolstream.diff import resolve_adapters
     from toolstream.diff.runner import run_groups
 
-    naive = "tests.test_diff_support:naive_accumulate"
+    naive = "tests.support.diff_fixtures:naive_accumulate"
     first = [case_from_fixture(f, f"a-{n}") for n, f in enumerate(fixtures(50))]
     second = [case_from_fixture(oai(chunk(finish="stop")), f"b-{n}") for n in range(30)]
     (adapter,) = resolve_adapters([naive])
