@@ -29,7 +29,7 @@ import pytest
 
 from tests.support.builders import chunk, tc
 from tests.support.diff_fixtures import oai
-from toolstream.adapters.base import Adapter, AdapterCall, AdapterResult
+from toolstream.adapters.base import Adapter, AdapterCall, AdapterResult, library_raised
 from toolstream.clients.harness import SERVER_ENV, served_id, serving
 from toolstream.diff import AdapterInfo, LoadedAdapter, case_from_fixture, run_cases
 from toolstream.diff.runner import CASE_THREADS
@@ -71,8 +71,9 @@ class Recorder(Adapter):
             self.most = max(self.most, self.in_flight)
         try:
             time.sleep(self.wait)
-            logging.getLogger("some.library").warning("noise")
-            warnings.warn("noise", UserWarning, stacklevel=1)
+            with library_raised("a library"):  # as the drivers run theirs
+                logging.getLogger("some.library").warning("noise")
+                warnings.warn("noise", UserWarning, stacklevel=1)
             first = fixture["chunks"][0]["choices"][0]["delta"]["tool_calls"][0]
             call = AdapterCall(id=first["id"], name="weather", arguments='{"city":"Paris"}')
             return AdapterResult(calls=(call,), rejected=False, invalid=(), finish_reason="x")

@@ -190,23 +190,27 @@ def reference_of(case: Case) -> Report:
 
 def run_adapter(adapter: Adapter, case: Case, report: Report) -> Outcome:
     """Feed one case to one adapter and classify what it did."""
-    with _quiet_libraries():
+    with _quiet_libraries(threads=False):
         return _outcome(adapter, case, report)
 
 
 @contextlib.contextmanager
-def _quiet_libraries() -> Iterator[None]:
+def _quiet_libraries(*, threads: bool) -> Iterator[None]:
     """Libraries log warnings about hostile input (litellm: "Unmapped
-    finish_reason ...") and emit ``warnings``; they would flood a corpus run
-    and say nothing the outcome does not.  Both switches are process-wide,
-    so a batch whose adapters run in threads sets them once around the
-    whole batch (a thread restoring them mid-batch would unsilence the
-    others, or leave them set after the run)."""
+    finish_reason ..."); they would flood a corpus run and say nothing the
+    outcome does not.  The switch is process-wide, so a batch sets it once
+    around all its runs.  With runs in ``threads``, ``warnings`` are
+    silenced around the batch too: each driver's ``library_raised`` saves
+    and restores the process-wide filters, and threads interleaving that
+    would unsilence one another or leave a filter behind; around the batch,
+    every state they restore silences, and the batch's exit restores the
+    filters as they were."""
     previous = logging.root.manager.disable
     logging.disable(logging.WARNING)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with warnings.catch_warnings() if threads else contextlib.nullcontext():
+            if threads:
+                warnings.simplefilter("ignore")
             yield
     finally:
         logging.disable(previous)
@@ -297,10 +301,12 @@ def _judge_batch(
     one case after another in this thread (meanwhile).  Each outcome lands
     under its own (case, adapter), so the result is that of a serial run."""
     width = max(len(adapters), 1)
-    with _quiet_libraries():
+    threaded = [(n, a) for n, a in adapters if getattr(a, "concurrent_runs", False)]
+    if len(batch) < 2:
+        threaded = []
+    with _quiet_libraries(threads=bool(threaded)):
         reports = [reference_of(case) for case in batch]
-        threaded = [(n, a) for n, a in adapters if getattr(a, "concurrent_runs", False)]
-        if not threaded or len(batch) < 2:
+        if not threaded:
             out = []
             for case, report in zip(batch, reports, strict=True):
                 outcomes = {name: _outcome(adapter, case, report) for name, adapter in adapters}
