@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: adapters-js js-if-node test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns
+.PHONY: adapters-js js-if-node test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns bench-clients
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -92,6 +92,11 @@ bench-corpus: $(STAMP)
 # User adapters (a Python callable, node per line and per case) over corpus/cases
 bench-adapters: $(STAMP)
 	$(BIN)/python bench/adapters.py
+
+# The Python clients over corpus/cases: each with the plain transport (-j 2), then
+# the full Python matrix (every Python client x every transport); docs/performance.md.
+bench-clients: $(ADAPTERS_STAMP)
+	$(BIN)/python bench/clients.py
 
 # toolstream serve under load: the shipped corpus through 1, 16 and 64 concurrent clients.
 bench-serve: $(STAMP)

@@ -25,8 +25,12 @@ the client disagrees with the reference (by reference code, exception type
 or differing fields), each with its count and first case; a client whose
 library is missing (node absent...) is named as not measured.
 
+``--clients python`` names the Python clients only (the full Python matrix:
+every Python client under every transport of ``toolstream.clients.TRANSPORTS``;
+timed by ``make bench-clients``, see docs/performance.md).
+
 Usage: python scripts/adapters_report.py [--corpus DIR] [--docs FILE] [-j N] [--check]
-           [--only adapters|clients] [--clients A,B] [--transports T,U]
+           [--only adapters|clients] [--clients A,B|python] [--transports T,U]
 """
 
 from __future__ import annotations
@@ -715,7 +719,7 @@ def run_clients(
     corpus: Path, clients: list[str], transports: list[str], jobs: int
 ) -> tuple[list[tuple[str | None, DiffResult]], dict[str, str]]:
     from toolstream.clients import CLIENTS
-    from toolstream.clients.harness import run_delivered
+    from toolstream.clients.harness import DEFAULT_TIMEOUT, run_delivered
     from toolstream.diff import load_corpus, resolve_adapters
 
     missing = {n: m for n in clients if (m := CLIENTS[n].available()) is not None}
@@ -726,8 +730,9 @@ def run_clients(
         for t in transports
     ]
     cases, unreadable = load_corpus([corpus])
-    loaded = resolve_adapters(specs)
-    groups = run_delivered(cases, loaded, jobs=jobs)
+    # the workers of -j N resolve the clients with the same per-case timeout
+    loaded = resolve_adapters(specs, timeout=DEFAULT_TIMEOUT)
+    groups = run_delivered(cases, loaded, jobs=jobs, timeout=DEFAULT_TIMEOUT)
     return [
         (
             cut,
@@ -749,7 +754,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-j", "--jobs", type=int, default=1)
     parser.add_argument("--check", action="store_true", help="exit 1 if the docs are stale")
     parser.add_argument("--only", choices=["adapters", "clients"], default=None)
-    parser.add_argument("--clients", default=None, help="comma-separated (default: all)")
+    parser.add_argument(
+        "--clients", default=None, help="comma-separated, or python (default: all)"
+    )
     parser.add_argument("--transports", default=None, help="comma-separated (default: all)")
     args = parser.parse_args(argv)
 
@@ -766,8 +773,16 @@ def main(argv: list[str] | None = None) -> int:
             return code
     if args.only != "adapters":
         from toolstream.clients import CLIENTS, TRANSPORTS
+        from toolstream.clients.registry import PYTHON_CLIENTS
 
-        clients = args.clients.split(",") if args.clients else list(CLIENTS)
+        if args.clients == "python":
+            clients = list(PYTHON_CLIENTS)
+        else:
+            clients = args.clients.split(",") if args.clients else list(CLIENTS)
+        unknown = [name for name in clients if name not in CLIENTS]
+        if unknown:
+            print(f"adapters-report: unknown client {unknown[0]!r}", file=sys.stderr)
+            return 64
         transports = args.transports.split(",") if args.transports else list(TRANSPORTS)
         started = time.monotonic()
         groups, missing = run_clients(corpus, clients, transports, args.jobs)

@@ -277,6 +277,11 @@ class Adapter(abc.ABC):
     profiles: tuple[str, ...]
     extra: str | None = DEFAULT_EXTRA
     """The ``toolstream[...]`` pip extra that installs :attr:`package`."""
+    concurrent_runs: bool = False
+    """Whether :meth:`run` may be called from several threads at once (on
+    different fixtures).  ``toolstream diff`` then overlaps the runs of
+    consecutive cases (:data:`toolstream.diff.runner.CASE_THREADS`); worth
+    it only for an adapter that mostly waits (a client over HTTP)."""
 
     @abc.abstractmethod
     def available(self) -> bool:

@@ -71,6 +71,7 @@ class AnthropicMessagesStream(Client):
     name = "anthropic-messages-stream"
     packages = ("anthropic", "httpx2")
     profiles = ("anthropic",)
+    concurrent_runs = True  # a client and a MessageStream per case; httpx2.Client is thread-safe
 
     def load(self) -> None:
         import anthropic  # noqa: F401

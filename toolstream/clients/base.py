@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import abc
 import json
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -130,6 +131,15 @@ class Client(abc.ABC):
     packages: tuple[str, ...]
     profiles: tuple[str, ...]
     extra: str | None = "clients"
+    concurrent_runs: bool = False
+    """Whether :meth:`drive` may run in several threads at once, one case
+    each: it builds the library's client and stream state per call and
+    shares across calls only what is safe to share between threads (the
+    process-wide ``httpx2.Client`` connection pool...).  ``toolstream diff``
+    then overlaps the cases' waits for the server (see
+    :attr:`toolstream.adapters.base.Adapter.concurrent_runs`).  Off unless a
+    driver says so: a driver that keeps per-run state in one place (one node
+    process answering one line at a time) must not."""
 
     def available(self) -> str | None:
         """``None`` when the library can be imported here, else why not."""
@@ -156,6 +166,7 @@ class Client(abc.ABC):
 
 
 _HTTP: list[Any] = []
+_SHARED = threading.Lock()
 
 
 def shared_http_client() -> Any:
@@ -165,8 +176,9 @@ def shared_http_client() -> Any:
     request's timeout from their own ``timeout``."""
     import httpx2
 
-    if not _HTTP:
-        _HTTP.append(httpx2.Client())
+    with _SHARED:
+        if not _HTTP:
+            _HTTP.append(httpx2.Client())
     return _HTTP[0]
 
 
@@ -178,8 +190,9 @@ def shared_async_http_client() -> Any:
     even when only the sync path runs)."""
     import httpx2
 
-    if not _ASYNC:
-        _ASYNC.append(httpx2.AsyncClient())
+    with _SHARED:
+        if not _ASYNC:
+            _ASYNC.append(httpx2.AsyncClient())
     return _ASYNC[0]
 
 

@@ -25,8 +25,9 @@
 Client: dummy credentials, ``region_name="us-east-1"``,
 ``Config(retries={"total_max_attempts": 1}, connect_timeout=<case timeout>,
 read_timeout=<case timeout>)``, ``endpoint_url`` the server (with the
-transport prefix); one client per process, the case selected by the
-``X-Toolstream-Case`` header a ``before-sign`` hook adds.  The case deadline
+transport prefix); one client per process (boto3 clients are thread-safe),
+the case selected by the ``X-Toolstream-Case`` header a ``before-sign`` hook
+adds from the calling thread's own record of its case.  The case deadline
 is checked per event.
 
 Counted as the library's own refusal: ``botocore.exceptions.ClientError``
@@ -40,6 +41,7 @@ propagates.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -49,46 +51,54 @@ from toolstream.clients.base import MODEL, Client, Deadline, Target, fixture_too
 __all__ = ["Boto3ConverseStream"]
 
 _CLIENTS: dict[tuple[str, float], Any] = {}
-_CASE: list[str] = [""]
+_BUILDING = threading.Lock()
+_CASE = threading.local()
+"""The case the current thread is driving (``case``): a boto3 client is
+thread-safe and the hook runs in the thread that makes the call."""
 
 
 def _select_case(request: Any, **kwargs: Any) -> None:
-    """``before-sign`` hook: the case this process is driving, in the
+    """``before-sign`` hook: the case this thread is driving, in the
     ``X-Toolstream-Case`` header (one boto3 client then serves every case:
     building one parses the service model and a TLS context)."""
-    request.headers["X-Toolstream-Case"] = _CASE[0]
+    request.headers["X-Toolstream-Case"] = _CASE.case
 
 
 def _client(target: Target) -> Any:
+    _CASE.case = target.case
     key = (target.shared_root, target.timeout)
-    if key not in _CLIENTS:
-        import boto3
-        from botocore.config import Config
+    with _BUILDING:  # a boto3 Session is not thread-safe
+        return _CLIENTS[key] if key in _CLIENTS else _build(key, target)
 
-        session = boto3.session.Session(
-            aws_access_key_id="toolstream",
-            aws_secret_access_key="toolstream-dummy-secret",
-            region_name="us-east-1",
-        )
-        client = session.client(
-            "bedrock-runtime",
-            endpoint_url=target.shared_root,
-            config=Config(
-                retries={"total_max_attempts": 1},
-                connect_timeout=target.timeout,
-                read_timeout=target.timeout,
-            ),
-        )
-        client.meta.events.register("before-sign.bedrock-runtime.*", _select_case)
-        _CLIENTS[key] = client
-    _CASE[0] = target.case
-    return _CLIENTS[key]
+
+def _build(key: tuple[str, float], target: Target) -> Any:
+    import boto3
+    from botocore.config import Config
+
+    session = boto3.session.Session(
+        aws_access_key_id="toolstream",
+        aws_secret_access_key="toolstream-dummy-secret",
+        region_name="us-east-1",
+    )
+    client = session.client(
+        "bedrock-runtime",
+        endpoint_url=target.shared_root,
+        config=Config(
+            retries={"total_max_attempts": 1},
+            connect_timeout=target.timeout,
+            read_timeout=target.timeout,
+        ),
+    )
+    client.meta.events.register("before-sign.bedrock-runtime.*", _select_case)
+    _CLIENTS[key] = client
+    return client
 
 
 class Boto3ConverseStream(Client):
     name = "boto3-converse-stream"
     packages = ("boto3", "botocore")
     profiles = ("bedrock",)
+    concurrent_runs = True  # one client per process, the case per thread (_select_case)
 
     def load(self) -> None:
         import boto3  # noqa: F401

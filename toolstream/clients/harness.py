@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any, Final
 from urllib.parse import quote
 
@@ -79,36 +80,65 @@ def cut_id(transport: str, delivered_fixture: Mapping[str, Any]) -> str:
     return f"{transport}/{served_id(delivered_fixture)}"
 
 
-def _served_cases(cases: Sequence[Any], cuts: Sequence[str]) -> list[Any]:
-    """Serve-side cases for diff cases: a case read from a file is served
-    from that file (every item as written: duplicate keys, number texts),
-    renamed to its content address; an in-memory one from its fixture.
-    For every cut variant the same content is served again under
-    :func:`cut_id` of the prefix the client will receive (the first case
-    wins when two cases deliver the same prefix)."""
-    from toolstream.serve.cases import collect
-
-    out: list[Any] = []
-    for case in cases:
+def _served_entries(
+    cases: Sequence[Any],
+    cuts: Sequence[str],
+    received: Mapping[str, Sequence[Any]] | None = None,
+    profiles: Collection[str] | None = None,
+) -> list[tuple[str, Callable[[], Any]]]:
+    """``(name, load)`` of the serve-side cases for diff cases: a case read
+    from a file is served from its bytes (every item as written: duplicate
+    keys, number texts), renamed to its content address; an in-memory one
+    from its fixture.  For every cut variant the same content is served
+    again under :func:`cut_id` of the prefix the client will receive
+    (``received[cut]``: the cases as :func:`delivered_cases` gives them, when
+    already computed); the first case wins when two cases deliver the same
+    prefix.  With ``profiles``, only the cases of those profiles (no client
+    asks for another: it is ``not_run`` without a request).  Nothing is
+    parsed here: ``load`` reads the case on the first request for it."""
+    out: list[tuple[str, Callable[[], Any]]] = []
+    for position, case in enumerate(cases):
+        if profiles is not None and case.profile not in profiles:
+            continue
         names = [served_id(case.fixture)]
-        names += [cut_id(cut, delivered(case.fixture, cut)) for cut in cuts]
-        if case.data is not None and os.path.isfile(case.path):
-            (served,) = collect(case.path)
-        else:
-            (served,) = collect((names[0], dict(case.fixture)))
-        out.extend(dataclasses.replace(served, id=name) for name in names)
+        for cut in cuts:
+            prefix = received[cut][position].fixture if received else delivered(case.fixture, cut)
+            names.append(cut_id(cut, prefix))
+        load = functools.cache(functools.partial(_serve_side, case, names[0]))
+        out.extend((name, load) for name in names)
     return out
 
 
+def _serve_side(case: Any, name: str) -> Any:
+    from toolstream.serve.cases import collect, from_bytes
+
+    if case.data is not None and os.path.isfile(case.path):
+        return from_bytes(name, case.data)
+    (served,) = collect((name, dict(case.fixture)))
+    return served
+
+
 @contextlib.contextmanager
-def serving(cases: Sequence[Any], cuts: Sequence[str] = ()) -> Iterator[str]:
+def serving(
+    cases: Sequence[Any],
+    cuts: Sequence[str] = (),
+    *,
+    received: Mapping[str, Sequence[Any]] | None = None,
+    profiles: Collection[str] | None = None,
+) -> Iterator[str]:
     """A server over ``cases`` (``toolstream.diff`` cases) for a whole run,
     also under the names the cut variants ``cuts`` use; yields its URL, also
-    published in :data:`SERVER_ENV` until exit."""
-    from toolstream.serve import running
+    published in :data:`SERVER_ENV` until exit.  Each case is read on the
+    first request for it; ``received`` and ``profiles`` as for
+    :func:`_served_entries`."""
+    from toolstream.serve import CaseIndex, running
 
     previous = os.environ.get(SERVER_ENV)
-    with running(_served_cases(cases, cuts)) as server:
+    index = CaseIndex.lazy(_served_entries(cases, cuts, received, profiles))
+    # one request per connection: a pooled connection left idle while other
+    # cases ran could be dropped by the server (its idle timeout) just as the
+    # next case reuses it, an error no case causes
+    with running(index, one_request_per_connection=True) as server:
         os.environ[SERVER_ENV] = server.url
         try:
             yield server.url
@@ -142,6 +172,7 @@ class ClientAdapter(Adapter):
         self.package = client.packages[0]
         self.profiles = client.profiles
         self.extra = client.extra
+        self.concurrent_runs = client.concurrent_runs
         self.cut = cut_transport(transport)
 
     def available(self) -> bool:
@@ -265,17 +296,27 @@ def run_delivered(
     against the cases; each cut variant's clients another, judged against
     what they receive (:func:`delivered_cases`).  One server (when any
     client runs) serves every group."""
-    from toolstream.diff import run_cases
+    from toolstream.diff.runner import run_groups
 
     groups: dict[str | None, list[Any]] = {}
     for item in loaded:
         groups.setdefault(cut_of(item.info.spec), []).append(item)
-    clients = any(item.info.spec.startswith("client:") for item in loaded)
+    clients = [item for item in loaded if item.info.spec.startswith("client:")]
     cuts = [cut for cut in groups if cut is not None]
-    out = []
-    with serving(cases, cuts) if clients else contextlib.nullcontext():
-        for cut, group in groups.items():
-            subject = delivered_cases(cases, cut) if cut is not None else list(cases)
-            results = run_cases(subject, group, jobs=jobs, timeout=timeout, on_progress=on_progress)
-            out.append((cut, group, results))
-    return out
+    received = {cut: delivered_cases(cases, cut) for cut in cuts}
+    profiles = {profile for item in clients for profile in item.info.profiles}
+    subjects = [received[cut] if cut is not None else list(cases) for cut in groups]
+    with (
+        serving(cases, cuts, received=received, profiles=profiles)
+        if clients
+        else contextlib.nullcontext()
+    ):
+        results = run_groups(
+            list(zip(subjects, groups.values(), strict=True)),
+            jobs=jobs,
+            timeout=timeout,
+            on_progress=on_progress,
+        )
+    return [
+        (cut, group, done) for (cut, group), done in zip(groups.items(), results, strict=True)
+    ]

@@ -38,7 +38,10 @@ Client: the integration's own client (``api_key=<dummy>``, ``base_url``,
 ``max_retries=0``, the case timeout); ``ChatOpenAI`` gets one process-wide
 ``httpx2.Client`` as ``http_client`` and ``ChatAnthropic`` the case in the
 ``X-Toolstream-Case`` header (both only so no TLS context is built per
-case); the case deadline is checked per chunk.
+case); the case deadline is checked per chunk.  A chat model is built per
+case, so cases may run in threads side by side: what they share is
+thread-safe (the ``httpx2`` clients, the integration's cached default HTTP
+client; langchain-mistralai opens and closes its own per case).
 
 Counted as the library's own refusal: the provider SDK's ``APIError`` and
 subclasses and ``httpx2.TransportError`` (the integrations let both through
@@ -151,6 +154,7 @@ class LangChainOpenAI(Client):
     name = "langchain-openai"
     packages = ("langchain-openai", "langchain-core", "openai")
     profiles = ("openai", "mistral")
+    concurrent_runs = True  # a chat model per case (see the module docstring)
 
     def load(self) -> None:
         import langchain_openai  # noqa: F401
@@ -193,6 +197,7 @@ class LangChainAnthropic(Client):
     name = "langchain-anthropic"
     packages = ("langchain-anthropic", "langchain-core", "anthropic")
     profiles = ("anthropic",)
+    concurrent_runs = True  # a chat model per case (see the module docstring)
 
     def load(self) -> None:
         import langchain_anthropic  # noqa: F401
@@ -242,6 +247,7 @@ class LangChainMistralAI(Client):
     name = "langchain-mistralai"
     packages = ("langchain-mistralai", "langchain-core", "httpx")
     profiles = ("mistral",)
+    concurrent_runs = True  # a chat model per case (see the module docstring)
 
     def load(self) -> None:
         import langchain_mistralai  # noqa: F401

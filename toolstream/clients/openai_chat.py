@@ -126,6 +126,7 @@ def completion_result(completion: Any, *, parsed: bool) -> AdapterResult:
 class _OpenAIClient(Client):
     packages = ("openai", "httpx2")
     profiles = ("openai", "mistral")
+    concurrent_runs = True  # a client and a stream state per case; httpx2.Client is thread-safe
 
     def load(self) -> None:
         import httpx2  # noqa: F401

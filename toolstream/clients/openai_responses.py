@@ -56,6 +56,7 @@ class OpenAIResponsesStream(Client):
     name = "openai-responses-stream"
     packages = ("openai", "httpx2")
     profiles = ("openai-responses",)
+    concurrent_runs = True  # as openai_chat: a client per case over the shared httpx2.Client
 
     def load(self) -> None:
         import httpx2  # noqa: F401

@@ -13,12 +13,14 @@ one that does not take a case's profile gives ``not_run`` for that case.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +46,7 @@ __all__ = [
     "resolve_spec",
     "run_adapter",
     "run_cases",
+    "run_groups",
 ]
 
 
@@ -187,17 +190,39 @@ def reference_of(case: Case) -> Report:
 
 def run_adapter(adapter: Adapter, case: Case, report: Report) -> Outcome:
     """Feed one case to one adapter and classify what it did."""
+    with _quiet_libraries(threads=False):
+        return _outcome(adapter, case, report)
+
+
+@contextlib.contextmanager
+def _quiet_libraries(*, threads: bool) -> Iterator[None]:
+    """Libraries log warnings about hostile input (litellm: "Unmapped
+    finish_reason ..."); they would flood a corpus run and say nothing the
+    outcome does not.  The switch is process-wide, so a batch sets it once
+    around all its runs.  With runs in ``threads``, ``warnings`` are
+    silenced around the batch too: each driver's ``library_raised`` saves
+    and restores the process-wide filters, and threads interleaving that
+    would unsilence one another or leave a filter behind; around the batch,
+    every state they restore silences, and the batch's exit restores the
+    filters as they were."""
+    previous = logging.root.manager.disable
+    logging.disable(logging.WARNING)
+    try:
+        with warnings.catch_warnings() if threads else contextlib.nullcontext():
+            if threads:
+                warnings.simplefilter("ignore")
+            yield
+    finally:
+        logging.disable(previous)
+
+
+def _outcome(adapter: Adapter, case: Case, report: Report) -> Outcome:
     profile = case.profile
     if profile not in adapter.profiles:
         return not_run(
             f"{adapter.name} takes profiles {', '.join(adapter.profiles)}; case has {profile!r}"
         )
     fixture = copy.deepcopy(dict(case.fixture))
-    # libraries log warnings about hostile input (litellm: "Unmapped
-    # finish_reason ..."); they would flood a corpus run and say nothing the
-    # outcome does not
-    previous = logging.root.manager.disable
-    logging.disable(logging.WARNING)
     try:
         result = adapter.run(fixture)
     except UnsupportedProfile as error:
@@ -206,8 +231,6 @@ def run_adapter(adapter: Adapter, case: Case, report: Report) -> Outcome:
         return not_run(str(error))
     except Exception as error:
         return classify_crash(error)
-    finally:
-        logging.disable(previous)
     return classify_result(report, result)
 
 
@@ -240,9 +263,11 @@ class CaseResult:
         }
 
 
-def _judge(case: Case, adapters: Sequence[tuple[str, Adapter]]) -> CaseResult:
-    report = reference_of(case)
-    outcomes = {name: run_adapter(adapter, case, report) for name, adapter in adapters}
+Progress = Callable[[int], None]
+"""Called with the number of (case, adapter) runs just finished."""
+
+
+def _case_result(case: Case, report: Report, outcomes: dict[str, Outcome]) -> CaseResult:
     return CaseResult(
         path=case.path,
         operator=case.operator,
@@ -259,14 +284,62 @@ def _judge(case: Case, adapters: Sequence[tuple[str, Adapter]]) -> CaseResult:
     )
 
 
-Progress = Callable[[int], None]
-"""Called with the number of (case, adapter) runs just finished."""
+CASE_THREADS = 8
+"""Runs in flight at once, per process, of the adapters that declare
+``concurrent_runs`` (the clients over HTTP): such a run spends most of its
+time waiting for the server, which sleeps between two writes so that each
+write reaches the client on its own; overlapping the waits of several cases
+keeps the cores busy.  Every other adapter runs its cases one at a time in
+the calling thread."""
+
+
+def _judge_batch(
+    batch: Sequence[Case], adapters: Sequence[tuple[str, Adapter]], progress: Progress | None
+) -> list[CaseResult]:
+    """Judge consecutive cases, in case order: the adapters that allow
+    concurrent runs in a pool of :data:`CASE_THREADS` threads, the others
+    one case after another in this thread (meanwhile).  Each outcome lands
+    under its own (case, adapter), so the result is that of a serial run."""
+    width = max(len(adapters), 1)
+    threaded = [(n, a) for n, a in adapters if getattr(a, "concurrent_runs", False)]
+    if len(batch) < 2:
+        threaded = []
+    with _quiet_libraries(threads=bool(threaded)):
+        reports = [reference_of(case) for case in batch]
+        if not threaded:
+            out = []
+            for case, report in zip(batch, reports, strict=True):
+                outcomes = {name: _outcome(adapter, case, report) for name, adapter in adapters}
+                out.append(_case_result(case, report, outcomes))
+                if progress is not None:
+                    progress(width)
+            return out
+        with ThreadPoolExecutor(CASE_THREADS, thread_name_prefix="toolstream-diff") as pool:
+            futures = {
+                (position, name): pool.submit(_outcome, adapter, case, report)
+                for position, (case, report) in enumerate(zip(batch, reports, strict=True))
+                for name, adapter in threaded
+                if case.profile in adapter.profiles  # a not_run costs nothing
+            }
+            out = []
+            for position, (case, report) in enumerate(zip(batch, reports, strict=True)):
+                outcomes = {
+                    name: futures[(position, name)].result()
+                    if (position, name) in futures
+                    else _outcome(adapter, case, report)
+                    for name, adapter in adapters
+                }
+                out.append(_case_result(case, report, outcomes))
+                if progress is not None:
+                    progress(width)
+            return out
+
 
 _BATCH = 40
 
 # -- worker processes (``jobs > 1``) ------------------------------------------
 
-_WORKER_ADAPTERS: list[tuple[str, Adapter]] = []
+_WORKER_ADAPTERS: dict[str, Adapter] = {}
 
 
 def _worker_init(
@@ -277,18 +350,25 @@ def _worker_init(
             sys.path.insert(0, entry)
     _WORKER_ADAPTERS.clear()
     for name, spec in specs:
-        _WORKER_ADAPTERS.append((name, resolve_spec(spec, timeout, options)))
+        adapter = resolve_spec(spec, timeout, options)
+        if getattr(adapter, "concurrent_runs", False):
+            # its library imported here, before any thread runs it: a library
+            # that looks into sys.modules (openai-python for the legacy httpx)
+            # must never find another thread's import half done
+            adapter.available()
+        _WORKER_ADAPTERS[name] = adapter
     # a persistent command adapter's process ends with the worker: a pool
     # worker leaves through os._exit, which runs multiprocessing's
     # finalizers but not atexit
     from multiprocessing.util import Finalize
 
-    for _, adapter in _WORKER_ADAPTERS:
+    for adapter in _WORKER_ADAPTERS.values():
         Finalize(adapter, adapter.close, exitpriority=10)
 
 
-def _worker_batch(batch: list[Case]) -> list[CaseResult]:
-    return [_judge(case, _WORKER_ADAPTERS) for case in batch]
+def _worker_batch(task: tuple[tuple[str, ...], list[Case]]) -> list[CaseResult]:
+    names, batch = task
+    return _judge_batch(batch, [(name, _WORKER_ADAPTERS[name]) for name in names], None)
 
 
 def run_cases(
@@ -307,48 +387,82 @@ def run_cases(
     ``options``); the result is the same as a serial run.  Every adapter is
     closed (:meth:`Adapter.close`) at the end.
     """
-    live = [(a.info.name, a.adapter) for a in adapters if a.adapter is not None]
+    (results,) = run_groups(
+        [(cases, adapters)], jobs=jobs, timeout=timeout, on_progress=on_progress, options=options
+    )
+    return results
+
+
+def run_groups(
+    groups: Sequence[tuple[Sequence[Case], Sequence[LoadedAdapter]]],
+    *,
+    jobs: int = 1,
+    timeout: float = 30.0,
+    on_progress: Progress | None = None,
+    options: UserOptions = UserOptions(),
+) -> list[list[CaseResult]]:
+    """:func:`run_cases` for several (cases, adapters) groups at once (the
+    clients of each cut transport judged against what they receive): one
+    set of worker processes for them all, each resolving every group's
+    adapters once (a group's adapter names must be unique across groups).
+    One result list per group, each as :func:`run_cases` gives it."""
+    lives = [
+        [(a.info.name, a.adapter) for a in adapters if a.adapter is not None]
+        for _, adapters in groups
+    ]
     try:
-        return _run_cases(cases, adapters, live, jobs, timeout, on_progress, options)
+        return _run_groups(groups, lives, jobs, timeout, on_progress, options)
     finally:
-        for _, adapter in live:
-            adapter.close()
+        for live in lives:
+            for _, adapter in live:
+                adapter.close()
 
 
-def _run_cases(
-    cases: Sequence[Case],
-    adapters: Sequence[LoadedAdapter],
-    live: list[tuple[str, Adapter]],
+def _run_groups(
+    groups: Sequence[tuple[Sequence[Case], Sequence[LoadedAdapter]]],
+    lives: list[list[tuple[str, Adapter]]],
     jobs: int,
     timeout: float,
     on_progress: Progress | None,
     options: UserOptions,
-) -> list[CaseResult]:
-    width = max(len(live), 1)
-    if jobs <= 1 or len(cases) <= _BATCH:
-        out = []
-        for case in cases:
-            out.append(_judge(case, live))
-            if on_progress is not None:
-                on_progress(width)
+) -> list[list[CaseResult]]:
+    if jobs <= 1 or sum(len(cases) for cases, _ in groups) <= _BATCH:
+        out: list[list[CaseResult]] = []
+        for (cases, _), live in zip(groups, lives, strict=True):
+            judged: list[CaseResult] = []
+            for start in range(0, len(cases), _BATCH):
+                judged.extend(_judge_batch(cases[start : start + _BATCH], live, on_progress))
+            out.append(judged)
         return out
 
     import multiprocessing
 
-    specs = [(a.info.name, a.info.spec) for a in adapters if a.adapter is not None]
-    batches = [list(cases[i : i + _BATCH]) for i in range(0, len(cases), _BATCH)]
-    results: list[list[CaseResult]] = []
+    specs: dict[str, str] = {}
+    tasks: list[tuple[int, tuple[tuple[str, ...], list[Case]]]] = []
+    for number, ((cases, adapters), live) in enumerate(zip(groups, lives, strict=True)):
+        for item in adapters:
+            if item.adapter is not None:
+                if specs.setdefault(item.info.name, item.info.spec) != item.info.spec:
+                    raise ValueError(f"adapter name {item.info.name!r} in two groups")
+        names = tuple(name for name, _ in live)
+        tasks.extend(
+            (number, (names, list(cases[i : i + _BATCH]))) for i in range(0, len(cases), _BATCH)
+        )
+    results: list[list[CaseResult]] = [[] for _ in groups]
     with ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_worker_init,
-        initargs=(specs, timeout, [os.getcwd(), *sys.path], options),
+        initargs=(list(specs.items()), timeout, [os.getcwd(), *sys.path], options),
     ) as pool:
-        for batch, done in zip(batches, pool.map(_worker_batch, batches), strict=True):
-            results.append(done)
+        work = [task for _, task in tasks]
+        for (number, (names, batch)), done in zip(
+            tasks, pool.map(_worker_batch, work), strict=True
+        ):
+            results[number].extend(done)
             if on_progress is not None:
-                on_progress(len(batch) * width)
-    return [result for done in results for result in done]
+                on_progress(len(batch) * max(len(names), 1))
+    return results
 
 
 def unreadable_dicts(unreadable: Sequence[Unreadable]) -> list[dict[str, str]]:

@@ -12,9 +12,11 @@ Standard library only.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,7 @@ __all__ = [
     "UnknownCase",
     "collect",
     "encode",
+    "from_bytes",
 ]
 
 
@@ -181,6 +184,11 @@ def _read_file(ident: str, path: str) -> ServedCase:
             data = handle.read()
     except OSError as error:
         return ServedCase(ident, "", [], problem=f"cannot read {path}: {error.strerror or error}")
+    return from_bytes(ident, data)
+
+
+def from_bytes(ident: str, data: bytes) -> ServedCase:
+    """The case a case file's bytes hold, every item as written."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -245,34 +253,72 @@ def _collect(source: Source, out: list[ServedCase]) -> None:
 
 
 class CaseIndex:
-    """The served cases by every name a request may use for one."""
+    """The served cases by every name a request may use for one.
+
+    Built from :class:`ServedCase`\\ s, or with :meth:`lazy` from names and
+    loaders: a case is then read when a request first names it (a long run
+    that plays a few of many cases parses only those, and starts at once)."""
 
     def __init__(self, cases: Iterable[ServedCase]) -> None:
-        self.cases: list[ServedCase] = []
-        self._by_id: dict[str, ServedCase] = {}
-        by_suffix: dict[str, list[ServedCase]] = {}
-        for case in cases:
-            if case.id in self._by_id:
+        self._setup((case.id, case) for case in cases)
+
+    @classmethod
+    def lazy(cls, entries: Iterable[tuple[str, Callable[[], ServedCase]]]) -> CaseIndex:
+        """An index over ``(id, load)`` pairs; ``load()`` gives the case
+        (under any id: it is served under the entry's), called once, on the
+        first request that names it (from any server thread)."""
+        index = cls.__new__(cls)
+        index._setup(entries)
+        return index
+
+    def _setup(self, entries: Iterable[tuple[str, ServedCase | Callable[[], ServedCase]]]) -> None:
+        self._ids: list[str] = []
+        self._by_id: dict[str, ServedCase | Callable[[], ServedCase]] = {}
+        self._lock = threading.Lock()
+        by_suffix: dict[str, list[str]] = {}
+        for ident, case in entries:
+            if ident in self._by_id:
                 continue  # the same file reached twice
-            self.cases.append(case)
-            self._by_id[case.id] = case
-            segments = case.id.split("/")
+            self._ids.append(ident)
+            self._by_id[ident] = case
+            segments = ident.split("/")
             for start in range(1, len(segments)):
-                by_suffix.setdefault("/".join(segments[start:]), []).append(case)
+                by_suffix.setdefault("/".join(segments[start:]), []).append(ident)
         self._by_suffix = {k: v[0] for k, v in by_suffix.items() if len(v) == 1}
 
+    def _case(self, ident: str) -> ServedCase:
+        case = self._by_id[ident]
+        if isinstance(case, ServedCase):
+            return case
+        with self._lock:
+            case = self._by_id[ident]
+            if not isinstance(case, ServedCase):
+                loaded = case()
+                case = loaded if loaded.id == ident else dataclasses.replace(loaded, id=ident)
+                self._by_id[ident] = case
+        return case
+
+    @property
+    def cases(self) -> list[ServedCase]:
+        """Every case, in order (a lazy index reads them all)."""
+        return [self._case(ident) for ident in self._ids]
+
     def __len__(self) -> int:
-        return len(self.cases)
+        return len(self._ids)
 
     def __contains__(self, name: str) -> bool:
-        return self.find(name) is not None
+        return self._ident(name) is not None
+
+    def _ident(self, name: str) -> str | None:
+        bare = name[len("case:") :] if name.startswith("case:") else name
+        return bare if bare in self._by_id else self._by_suffix.get(bare)
 
     def find(self, name: str) -> ServedCase | None:
         """The case ``name`` selects: ``case:<id>``, ``<id>``, or the end of
         one case's id after a ``/`` (``op/hash`` or ``hash`` for the id
         ``corpus/cases/op/hash``) when no other id ends so; None otherwise."""
-        bare = name[len("case:") :] if name.startswith("case:") else name
-        return self._by_id.get(bare) or self._by_suffix.get(bare)
+        ident = self._ident(name)
+        return None if ident is None else self._case(ident)
 
     def get(self, name: str) -> ServedCase:
         found = self.find(name)
@@ -285,7 +331,7 @@ class CaseIndex:
 
     def only(self) -> ServedCase | None:
         """The one case, when exactly one is served (then any model selects it)."""
-        return self.cases[0] if len(self.cases) == 1 else None
+        return self._case(self._ids[0]) if len(self._ids) == 1 else None
 
 
 def _read_refs(paths: Iterable[str | os.PathLike[str]]) -> list[ServedCase]:

@@ -37,6 +37,7 @@ from toolstream.serve.endpoints import (
     ENDPOINTS,
     Endpoint,
     Problem,
+    Record,
     Reply,
     Unplayable,
 )
@@ -62,6 +63,10 @@ class ServeLimits:
     """Connections served at once; one more gets 503 and is closed."""
     log_entries: int = 10_000
     """Requests kept in the log (the oldest go first)."""
+    cached_records: int = 10_000
+    """Cases whose wire records are kept once built (the least recently
+    played go first): a run that plays each case under several transports
+    encodes its items once."""
 
 
 def credential_header(name: str) -> bool:
@@ -213,6 +218,7 @@ class Server:
         transport: str | Transport = "default",
         limits: ServeLimits | None = None,
         on_request: Any = None,
+        one_request_per_connection: bool = False,
     ) -> None:
         served = cases if isinstance(cases, CaseIndex) else CaseIndex(collect(cases))
         self.index = served
@@ -221,10 +227,19 @@ class Server:
             transport if isinstance(transport, Transport) else parse_transport(transport)
         )
         self.on_request = on_request
+        # Every response says ``Connection: close`` and the connection
+        # closes after it (a chunked body stays chunked).  For a run of many
+        # clients (toolstream diff --client): no client then reuses a pooled
+        # connection that sat idle, which the server may be dropping at that
+        # very moment (``socket_timeout``), and no case's connection outlives it.
+        self.one_request_per_connection = one_request_per_connection
         self._log: collections.deque[LoggedRequest] = collections.deque(
             maxlen=self.limits.log_entries
         )
         self._lock = threading.Lock()
+        self._records: collections.OrderedDict[tuple[str, Endpoint], list[Record]] = (
+            collections.OrderedDict()
+        )
         self._active: set[Any] = set()
         self._thread: threading.Thread | None = None
         self._closing = False
@@ -464,11 +479,29 @@ class Server:
         if inapplicable is not None:
             raise _Refused(endpoint.error(Problem.BAD_TRANSPORT, inapplicable))
         try:
-            records = endpoint.records(case.stream)
+            records = self._records_of(case, endpoint)
         except (Unplayable, RecursionError) as error:
             message = f"case {case.id} cannot be played on {endpoint.title}: {error}"
             raise _Refused(endpoint.error(Problem.UNPLAYABLE, message)) from None
         return endpoint, case, plan(records, endpoint, transport)
+
+    def _records_of(self, case: ServedCase, endpoint: Endpoint) -> list[Record]:
+        """``endpoint.records(case.stream)``, built once per case and
+        endpoint (the key holds the endpoint itself, so an equal-looking
+        endpoint made per request is only a miss).  Records are immutable
+        (frozen events, bytes) and :func:`plan` only reads them."""
+        key = (case.id, endpoint)
+        with self._lock:
+            found = self._records.get(key)
+            if found is not None:
+                self._records.move_to_end(key)
+                return found
+        records = endpoint.records(case.stream)
+        with self._lock:
+            self._records[key] = records
+            while len(self._records) > self.limits.cached_records:
+                self._records.popitem(last=False)
+        return records
 
     def _own(self, case: ServedCase, rest: str) -> Endpoint | None:
         """The case's own endpoint when it serves this path (Mistral and
@@ -592,6 +625,8 @@ class Server:
         for name, value in reply.headers.items():
             handler.send_header(name, value)
         handler.send_header("Content-Length", str(len(reply.body)))
+        if self.one_request_per_connection:
+            handler.close_connection = True
         if handler.close_connection:
             handler.send_header("Connection", "close")
         handler.end_headers()
@@ -605,10 +640,10 @@ class Server:
             handler.send_header(name, value)
         handler.send_header("Cache-Control", "no-cache")
         handler.send_header(CASE_HEADER, case.id)
-        if writes.close_delimited:
+        if writes.close_delimited or self.one_request_per_connection:
             handler.send_header("Connection", "close")
             handler.close_connection = True
-        else:
+        if not writes.close_delimited:
             handler.send_header("Transfer-Encoding", "chunked")
         chunked = not writes.close_delimited
         pause = writes.pause
