@@ -9,9 +9,10 @@ chunks as they arrive.  Modes (``--mode``):
 ``correct``
     every ``tool_use`` block becomes its own ``tool_calls`` index (0, 1,
     ... in block index order, which is the order of the message's content;
-    the provider's whole stream is read first), ids and names kept, ``input_json_delta`` fragments as argument
-    fragments, ``stop_reason`` mapped to ``finish_reason``; a provider stream
-    that ends without ``message_stop`` (or breaks off, or sends an ``error``
+    the provider's whole stream is read first), ids and names kept,
+    ``input_json_delta`` fragments as argument fragments, ``stop_reason``
+    mapped to ``finish_reason``; a provider stream that ends without
+    ``message_stop`` (or breaks off, or sends an ``error``
     event, or an event it cannot read) ends the chat stream there with no
     ``finish_reason`` and no ``[DONE]``, so a client can tell;
 ``collapse-index``
@@ -46,7 +47,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 MODES = ("correct", "collapse-index", "arrival-order", "launder")
-FINISH = {"tool_use": "tool_calls", "end_turn": "stop", "max_tokens": "length", "stop_sequence": "stop"}
+FINISH = {
+    "tool_use": "tool_calls",
+    "end_turn": "stop",
+    "max_tokens": "length",
+    "stop_sequence": "stop",
+}
 
 
 def upstream_events(upstream: str, body: dict[str, Any], case: str | None) -> Iterator[Any]:
@@ -157,7 +163,11 @@ def translate(events: Iterator[Any], mode: str, model: str) -> Iterator[dict[str
         elif kind == "content_block_stop" and event.get("index") in slots:
             if event["index"] not in argued:  # no input at all: Anthropic's {}
                 yield chunk(
-                    {"tool_calls": [{"index": slots[event["index"]], "function": {"arguments": "{}"}}]}
+                    {
+                        "tool_calls": [
+                            {"index": slots[event["index"]], "function": {"arguments": "{}"}}
+                        ]
+                    }
                 )
         elif kind == "message_delta":
             reason = (event.get("delta") or {}).get("stop_reason")
