@@ -162,9 +162,7 @@ def compare_calls(
     the names on both sides)."""
     out: list[Mismatch] = []
     if len(upstream) == len(downstream) and _permutation(upstream, downstream):
-        return (
-            Mismatch("order", None, [c.name for c in upstream], [c.name for c in downstream]),
-        )
+        return (Mismatch("order", None, [c.name for c in upstream], [c.name for c in downstream]),)
     if len(upstream) != len(downstream):
         out.append(Mismatch("count", None, len(upstream), len(downstream)))
     for position, (up, down) in enumerate(zip(upstream, downstream, strict=False)):
@@ -173,9 +171,7 @@ def compare_calls(
         if not same_value(_value(up), _value(down)):
             out.append(Mismatch("arguments", position, _value(up), _value(down)))
     if not out and id_handling(upstream, downstream) is IdHandling.INCONSISTENT:
-        out.append(
-            Mismatch("id", None, [c.id for c in upstream], [c.id for c in downstream])
-        )
+        out.append(Mismatch("id", None, [c.id for c in upstream], [c.id for c in downstream]))
     return tuple(out)
 
 

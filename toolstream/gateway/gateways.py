@@ -33,6 +33,10 @@ class Gateway(abc.ABC):
         """The model a downstream request names to reach ``case``."""
         return f"case:{case}"
 
+    def headers(self) -> dict[str, str]:
+        """Headers every request to the gateway carries (its credentials)."""
+        return {}
+
     @abc.abstractmethod
     def describe(self) -> dict[str, Any]:
         """What the JSON output says about the gateway (no port, no time)."""

@@ -91,9 +91,7 @@ def judge_answer(
     except ImportFailure as error:
         return Side(BLOCKED, detail=f"not a {profile} stream: {_line(str(error))}")
     if len(imported.turns) != 1:
-        return Side(
-            BLOCKED, detail=f"{len(imported.turns)} {profile} turns in one answer, not one"
-        )
+        return Side(BLOCKED, detail=f"{len(imported.turns)} {profile} turns in one answer, not one")
     downstream = dict(imported.turns[0].fixture)
     downstream.pop("meta", None)
     side = side_of(validate(downstream))

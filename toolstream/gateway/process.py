@@ -19,7 +19,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, Final
 
 __all__ = ["DEFAULT_STARTUP", "GRACE", "GatewayStartError", "started", "stop"]
@@ -52,6 +52,7 @@ def started(
     startup: float = DEFAULT_STARTUP,
     url_line: bool = True,
     ready: object = None,
+    env: Mapping[str, str] | None = None,
 ) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """Run ``argv`` and yield ``(process, first stdout line)`` once it printed
     it; stop the process on exit.  With ``url_line`` false, nothing is read
@@ -65,6 +66,7 @@ def started(
             stderr=None,
             text=True,
             start_new_session=True,
+            env=None if env is None else dict(env),
         )
     except OSError as error:
         raise GatewayStartError(f"cannot run {argv[0]!r}: {error.strerror or error}") from None

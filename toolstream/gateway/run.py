@@ -11,6 +11,7 @@ without asking is a ``gateway_error``, never a verdict.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 from collections.abc import Callable, Sequence
@@ -34,7 +35,7 @@ from toolstream.gateway.gateways import Gateway
 from toolstream.gateway.judge import ERROR, Side, judge_answer, side_of
 from toolstream.gateway.results import GatewayResult
 
-__all__ = ["CaseOutcome", "check", "classify_sides"]
+__all__ = ["CaseOutcome", "check", "classify_sides", "served_cases"]
 
 CASE_HEADER = "X-Toolstream-Case"
 
@@ -115,7 +116,7 @@ def classify_sides(
     )
 
 
-def _served(cases: Sequence[Case]) -> list[tuple[str, Any]]:
+def served_cases(cases: Sequence[Case]) -> list[Any]:
     """Serve-side cases: each case file served as written (duplicate keys,
     number texts) under its content address, each address once."""
     from toolstream.serve.cases import collect
@@ -130,7 +131,7 @@ def _served(cases: Sequence[Case]) -> list[tuple[str, Any]]:
         else:
             (served,) = collect((name, dict(case.fixture)))
         out[name] = dataclasses.replace(served, id=name)
-    return list(out.items())
+    return list(out.values())
 
 
 def check(
@@ -146,10 +147,14 @@ def check(
     upstream_port: int = 0,
     on_progress: Callable[[int], None] | None = None,
     on_started: Callable[[str, str], None] | None = None,
+    server: Any = None,
 ) -> GatewayResult:
     """Run every case of ``upstream_profile`` through the gateway (the rest
     are ``not_run``) and classify each; the result keeps the cases sorted
-    by path."""
+    by path.  ``server``: a running ``toolstream.serve.Server`` already
+    playing the cases under their content addresses (:func:`served_cases`),
+    to share one server and one gateway between runs; by default the run
+    starts its own."""
     from toolstream.serve import running
 
     fmt = downstream_format(downstream_profile)
@@ -166,8 +171,12 @@ def check(
         if c.profile != upstream_profile
     ]
     if playing:
-        served = [case for _, case in _served(playing)]
-        with running(served, port=upstream_port) as server:
+        context: Any = (
+            contextlib.nullcontext(server)
+            if server is not None
+            else running(served_cases(playing), port=upstream_port)
+        )
+        with context as server:
             with gateway.running(server.url) as url:
                 if on_started is not None:
                     on_started(server.url, url)
@@ -221,7 +230,7 @@ def _run_case(
             url,
             request.path,
             request.body,
-            {**request.headers, CASE_HEADER: name},
+            {**request.headers, **gateway.headers(), CASE_HEADER: name},
             timeout=timeout,
         )
     except GatewayUnreachable as error:
