@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import signal
 import sys
 import threading
@@ -256,8 +257,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("upstream")
     parser.add_argument("--mode", choices=MODES, default="correct")
+    parser.add_argument("--pid-file", help="write the process id here (for the tests)")
     args = parser.parse_args(argv)
     server = ToyServer(args.upstream, args.mode)
+    if args.pid_file:
+        with open(args.pid_file, "w", encoding="ascii") as handle:
+            handle.write(str(os.getpid()))
 
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt

@@ -242,7 +242,10 @@ def gateway_check(
                 on_progress=lambda n: progress.advance(task, n),
             )
         except GatewayStartError as error:
-            err.print(Text(f"gateway-check: the gateway did not start: {error}", style="bold red"))
+            err.print(
+                Text(f"gateway-check: the gateway did not start: {error}", style="bold red"),
+                soft_wrap=True,
+            )
             sys.exit(1)
         except OSError as error:
             raise Misuse(f"cannot serve the upstream: {error.strerror or error}") from None

@@ -87,6 +87,9 @@ def _first_line(process: subprocess.Popen[str], stream: IO[str], startup: float)
     reader.start()
     reader.join(startup)
     if reader.is_alive() or not lines or not lines[0].strip():
+        if lines and not lines[0]:  # end of stdout: the process is exiting
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(GRACE)
         code = process.poll()
         if code is not None:
             raise GatewayStartError(f"the gateway command exited ({code}) before printing its URL")

@@ -60,9 +60,10 @@ class GatewayResult:
 
     def proves_nothing(self) -> str | None:
         """Why this run proves nothing, or ``None``: no case of the upstream
-        profile ran, or every case that ran is a ``gateway_error``, or every
-        one is ``refused`` for the same reason (the gateway turns every case
-        away: a configuration problem, not a verdict)."""
+        profile ran, or every case that ran is a ``gateway_error``, or the
+        gateway answered every one with the same HTTP error, or refused every
+        one for the same reason (the gateway turns every case away: a
+        configuration problem, not a verdict)."""
         ran = self.ran()
         if not ran:
             return (
@@ -74,6 +75,17 @@ class GatewayResult:
         if kinds == {Classification.GATEWAY_ERROR}:
             why = details[0] if len(details) == 1 else f"{len(details)} reasons, e.g. {details[0]}"
             return f"every case is a gateway_error: {why}"
+        errors = {
+            c.downstream.detail
+            for c in ran
+            if c.downstream is not None and c.downstream.status == "error"
+        }
+        if (
+            len(ran) > 1
+            and len(errors) == 1
+            and all(c.downstream is not None and c.downstream.status == "error" for c in ran)
+        ):
+            return f"the gateway answered every case with the same error: {errors.pop()}"
         if kinds == {Classification.REFUSED} and len(details) == 1 and len(ran) > 1:
             return f"the gateway refused every case for the same reason: {details[0]}"
         return None

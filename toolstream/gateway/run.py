@@ -236,6 +236,12 @@ def _run_case(
     except GatewayUnreachable as error:
         return dataclasses.replace(base, detail=f"no answer from the gateway: {error}")
     downstream = judge_answer(answer, fmt.profile, case.fixture, request.request)
+    if name in downstream.detail:
+        # a gateway's error message that echoes the model names the case: without
+        # it, one configuration problem reads as one reason for every case
+        downstream = dataclasses.replace(
+            downstream, detail=downstream.detail.replace(name, "<case>")
+        )
     if not server.requests(name):
         reason = "the gateway never requested the case from the upstream"
         said = downstream.detail if downstream.status == ERROR else "it answered anyway"
