@@ -415,3 +415,21 @@ def test_litellm_translates_anthropic_to_chat_on_a_sample() -> None:
     assert by_path["cut"].classification is not Classification.GATEWAY_ERROR, by_path["cut"].detail
     assert result.gateway["kind"] == "litellm"
     copy.deepcopy(result.to_dict())
+
+
+def test_the_same_http_error_for_every_case_proves_nothing() -> None:
+    from toolstream.gateway.run import CaseOutcome
+
+    upstream_pass = Side(PASS)
+    error = Side(ERROR, detail="HTTP 400: only served streamed")
+    cases = [
+        CaseOutcome(f"c{i}", "op", "anthropic", kind, "x", upstream=upstream_pass, downstream=error)
+        for i, kind in enumerate([Classification.REFUSED, Classification.BLOCKED_BOTH])
+    ]
+    result = GatewayResult([], "anthropic", "openai", {"kind": "test"}, cases)
+    assert "same error: HTTP 400: only served streamed" in (result.proves_nothing() or "")
+    assert result.exit_code("never") == 1
+    cases[1] = CaseOutcome(
+        "c1", "op", "anthropic", Classification.PRESERVED, "same", upstream_pass, upstream_pass
+    )
+    assert GatewayResult([], "anthropic", "openai", {}, cases).proves_nothing() is None
