@@ -433,3 +433,11 @@ def test_the_same_http_error_for_every_case_proves_nothing() -> None:
         "c1", "op", "anthropic", Classification.PRESERVED, "same", upstream_pass, upstream_pass
     )
     assert GatewayResult([], "anthropic", "openai", {}, cases).proves_nothing() is None
+
+
+def test_the_docs_name_every_classification_and_downstream() -> None:
+    doc = (ROOT / "docs" / "gateways.md").read_text(encoding="utf-8")
+    for kind in Classification:
+        assert f"| `{kind.value}` |" in doc, kind
+    for profile in DOWNSTREAMS:
+        assert f"`{profile}`" in doc, profile

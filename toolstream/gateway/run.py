@@ -69,7 +69,8 @@ class CaseOutcome:
         if self.upstream is not None:
             out["upstream"] = self.upstream.to_dict()
         if self.downstream is not None:
-            out["downstream"] = self.downstream.to_dict()
+            known = frozenset(c.id for c in (self.upstream.calls if self.upstream else ()) if c.id)
+            out["downstream"] = self.downstream.to_dict(known)
         if self.ids is not None:
             out["ids"] = self.ids.value
         if self.mismatches:
