@@ -7,7 +7,6 @@ on a small sample when the 'gateways' extra is installed."""
 from __future__ import annotations
 
 import contextlib
-import copy
 import http.server
 import json
 import os
@@ -405,16 +404,34 @@ def _litellm_missing() -> str | None:
     " (pip install 'toolstream[gateways]')",
 )
 def test_litellm_translates_anthropic_to_chat_on_a_sample() -> None:
-    """The real proxy (its start takes most of this test's time): a correct
-    stream comes through with its calls, and the cut-off one is not laundered."""
+    """The real proxy (its start takes most of this test's time), three
+    cases of docs/gateways.md's findings: calls whose input streams as
+    deltas come through; a tool_use block whose input is only the start's
+    ``{}`` comes out with empty arguments (refused); a stream cut off
+    before its end is not laundered."""
     from toolstream.gateway.litellm import LiteLLMGateway
 
-    result = run({"seed": seed(), "cut": cut_off()}, LiteLLMGateway())
+    with_delta = seed()
+    events = with_delta["events"]
+    start = next(
+        i for i, e in enumerate(events) if e["type"] == "content_block_start" and e["index"] == 2
+    )
+    events.insert(
+        start + 1,
+        {
+            "type": "content_block_delta",
+            "index": 2,
+            "delta": {"type": "input_json_delta", "partial_json": "{}"},
+        },
+    )
+    result = run({"deltas": with_delta, "seed": seed(), "cut": cut_off()}, LiteLLMGateway())
     by_path = {c.path: c for c in result.cases}
-    assert by_path["seed"].classification is Classification.PRESERVED, by_path["seed"].detail
-    assert by_path["cut"].classification is not Classification.GATEWAY_ERROR, by_path["cut"].detail
+    assert by_path["deltas"].classification is Classification.PRESERVED, by_path["deltas"].detail
+    assert by_path["deltas"].ids is IdHandling.KEPT
+    assert by_path["seed"].classification is Classification.REFUSED, by_path["seed"].detail
+    assert "empty_arguments" in by_path["seed"].downstream.codes
+    assert by_path["cut"].classification is Classification.BLOCKED_BOTH, by_path["cut"].detail
     assert result.gateway["kind"] == "litellm"
-    copy.deepcopy(result.to_dict())
 
 
 def test_the_same_http_error_for_every_case_proves_nothing() -> None:
