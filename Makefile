@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: adapters-js js-if-node test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns bench-clients
+.PHONY: gateways-report adapters-js js-if-node test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns bench-clients
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,16 @@ js-if-node:
 # docs/adapters.md: the built-in adapters, then every client x transport, over corpus/cases
 adapters-report: $(ADAPTERS_STAMP) js-if-node
 	$(BIN)/python scripts/adapters_report.py
+
+GATEWAYS_STAMP := $(VENV)/.gateways-installed
+
+$(GATEWAYS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,gateways]'
+	touch $(GATEWAYS_STAMP)
+
+# docs/gateways.md: the LiteLLM proxy over corpus/cases, every translation pair (long)
+gateways-report: $(GATEWAYS_STAMP)
+	$(BIN)/python scripts/gateways_report.py
 
 # Import every real capture in ../shared/captures and check its verdict.
 captures: $(STAMP)

@@ -54,6 +54,10 @@ def _register() -> None:
     from toolstream.cli import serve_cmd
     cli.add_command(serve_cmd.serve)
 
+    from toolstream.cli import gateway_cmd
+
+    cli.add_command(gateway_cmd.gateway_check)
+
     from toolstream.cli import label_cmd, seeds_cmd
 
     cli.add_command(label_cmd.label)
