@@ -17,6 +17,7 @@ from toolstream.clients.langchain import (
     LangChainMistralAI,
     LangChainOpenAI,
 )
+from toolstream.clients.litellm_completion import LiteLLMAnthropic, LiteLLMBedrock, LiteLLMOpenAI
 from toolstream.clients.node import NODE_CLIENTS
 from toolstream.clients.openai_chat import OpenAIChatCreate, OpenAIChatStream
 from toolstream.clients.openai_responses import OpenAIResponsesStream
@@ -37,6 +38,9 @@ PYTHON_CLIENTS: dict[str, type[Client]] = {
         GoogleGenAIStream,
         LangChainGoogleGenAI,
         CohereChatStream,
+        LiteLLMOpenAI,
+        LiteLLMAnthropic,
+        LiteLLMBedrock,
     )
 }
 
