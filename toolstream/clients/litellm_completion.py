@@ -38,7 +38,8 @@ sets ``LITELLM_LOCAL_MODEL_COST_MAP=True`` and ``LITELLM_OFFLINE_MODE=true``
 (otherwise ``import litellm`` fetches its model-price map from the
 internet), no success or failure callbacks are registered, and
 ``suppress_debug_info`` silences the banner LiteLLM prints for an unknown
-model name.
+model name (and its ``LiteLLM`` logger is set to ``CRITICAL``: it logs a
+traceback for every chunk it cannot convert before raising).
 
 Counted as the library's own refusal: ``openai.APIError`` and its
 subclasses, which every LiteLLM exception is (LiteLLM maps a provider's
@@ -51,6 +52,7 @@ the application unwrapped.  Everything else propagates.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -79,6 +81,10 @@ def _litellm() -> Any:
     from toolstream.adapters.litellm_adapter import _import_litellm
 
     litellm = _import_litellm()
+    # LiteLLM logs (with a traceback) every chunk its stream wrapper cannot
+    # convert, to stderr, before it raises: the refusal is reported, the log
+    # would only bury the diff's own output
+    logging.getLogger("LiteLLM").setLevel(logging.CRITICAL)
     litellm.success_callback = []
     litellm.failure_callback = []
     litellm.callbacks = []
