@@ -148,11 +148,23 @@ class _LiteLLMClient(Client):
                 response = litellm.stream_chunk_builder(chunks, messages=MESSAGES)
         except litellm_refusals() as error:
             cause = error.__cause__ or error.__context__
-            wrapped = f" (wrapping {type(cause).__name__}: {cause})" if cause is not None else ""
+            wrapped = ""
+            if cause is not None:
+                wrapped = f" (wrapping {type(cause).__name__}: {_message(cause)})"
             return AdapterResult.rejection(
-                f"{type(error).__name__} after {len(chunks)} chunk(s): {error}{wrapped}"
+                f"{type(error).__name__} after {len(chunks)} chunk(s): {_message(error)}{wrapped}"
             )
         return built_result(response)
+
+
+TRACEBACK: Final = "Traceback (most recent call last)"
+
+
+def _message(error: BaseException) -> str:
+    """An exception's message without the traceback LiteLLM writes into the
+    message of a stream error it wraps (it names this machine's file paths,
+    so a report that kept it would differ from machine to machine)."""
+    return str(error).split(TRACEBACK, 1)[0].strip()
 
 
 def built_result(response: Any) -> AdapterResult:
