@@ -52,6 +52,7 @@ the application unwrapped.  Everything else propagates.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 from typing import Any, Final
@@ -90,6 +91,23 @@ def _litellm() -> Any:
     litellm.callbacks = []
     litellm.suppress_debug_info = True
     return litellm
+
+
+_LOOP: list[asyncio.AbstractEventLoop] = []
+
+
+def _dispatch_loop() -> None:
+    """Make the thread's current event loop one this module keeps.
+
+    LiteLLM's service logger dispatches a timing event after every provider
+    call on the thread's event loop, and ``asyncio.get_event_loop()``
+    creates one it never closes when the thread has none; the next
+    ``asyncio.run`` in the process unsets it and it is collected unclosed
+    (a ``ResourceWarning``).  Handing it a loop that lives as long as the
+    process changes nothing it does."""
+    if not _LOOP:
+        _LOOP.append(asyncio.new_event_loop())
+    asyncio.set_event_loop(_LOOP[0])
 
 
 def litellm_refusals() -> tuple[type[BaseException], ...]:
@@ -139,6 +157,7 @@ class _LiteLLMClient(Client):
             request["tool_choice"] = choice
         chunks: list[Any] = []
         where = f"litellm {package_version('litellm')} completion(stream=True) {self.route}"
+        _dispatch_loop()
         try:
             with library_raised(where):
                 stream = litellm.completion(**request)

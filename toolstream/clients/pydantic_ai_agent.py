@@ -11,8 +11,9 @@
 
 Both: ``Agent(model, output_type=[str, DeferredToolRequests],
 toolsets=[ExternalToolset([ToolDefinition(name, parameters_json_schema)
-...])], retries=0)`` and ``agent.run_sync(prompt,
-event_stream_handler=...)``: with an event-stream handler the agent makes
+...])], retries=0)`` and ``agent.run(prompt, event_stream_handler=...)``
+(run to completion on one event loop per process, as ``run_sync`` would on
+the thread's loop): with an event-stream handler the agent makes
 its model request streaming (``stream=True``) and the handler reads every
 event.  The tools are *external* (the pinned version's deferred tools:
 ``kind="external"``), so the agent never runs them: the run ends by
@@ -33,9 +34,9 @@ itself, and the served stream does not depend on the request.
 Client: the SDK client each model class is given as its provider's client,
 ``api_key=<dummy>``, ``base_url`` the case, ``max_retries=0``, the case
 timeout, and one process-wide ``httpx2.AsyncClient`` as ``http_client`` (so
-no TLS context is built per case; ``run_sync`` drives every run on the
-thread's one event loop).  The SDK's read timeout bounds a stall inside one
-read; the case deadline is checked per event in the handler.
+no TLS context is built per case; every run is driven on the same loop).
+The SDK's read timeout bounds a stall inside one read; the case deadline is
+checked per event in the handler.
 
 Counted as the library's own refusal: ``pydantic_ai.exceptions.
 AgentRunError`` and its subclasses (``ModelHTTPError`` / ``ModelAPIError``
@@ -48,6 +49,7 @@ Everything else propagates.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -75,6 +77,19 @@ def pydantic_ai_refusals() -> tuple[type[BaseException], ...]:
     from pydantic_ai.exceptions import AgentRunError
 
     return (AgentRunError, openai.APIError, anthropic.APIError, httpx2.TransportError)
+
+
+_LOOP: list[asyncio.AbstractEventLoop] = []
+
+
+def event_loop() -> asyncio.AbstractEventLoop:
+    """The one event loop every run of this process is driven on (what
+    ``Agent.run_sync`` does with the thread's loop, but owned here: the
+    shared ``httpx2.AsyncClient`` is bound to the loop it first ran on, and
+    another library's ``asyncio.run`` unsets the thread's loop)."""
+    if not _LOOP:
+        _LOOP.append(asyncio.new_event_loop())
+    return _LOOP[0]
 
 
 class _PydanticAIClient(Client):
@@ -114,7 +129,9 @@ class _PydanticAIClient(Client):
         where = f"pydantic-ai {package_version('pydantic-ai-slim')} {self.model_class}"
         try:
             with library_raised(where):
-                run = agent.run_sync(PROMPT, event_stream_handler=read_events)
+                run = event_loop().run_until_complete(
+                    agent.run(PROMPT, event_stream_handler=read_events)
+                )
         except pydantic_ai_refusals() as error:
             return AdapterResult.rejection(
                 f"{type(error).__name__} after {events[0]} event(s): {error}"
