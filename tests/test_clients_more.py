@@ -4,45 +4,29 @@ For one case per classification each library exhibits, what its driver
 reports is asserted against what the library was observed to do over HTTP
 (the calls it hands over, the error it raises), and the classification
 ``toolstream diff`` gives it.  The cases are small fixtures
-(``tests/test_clients.py``, ``tests/test_diff_support.py``) or shipped corpus
+(``tests/test_clients.py``, ``tests/support/diff_fixtures.py``) or shipped corpus
 cases, named by path.  LiteLLM is in its own extra (``toolstream[litellm]``),
 so its tests skip without it; mistralai and pydantic-ai are in the test
-extra.  Every connection goes to 127.0.0.1 (``no_network``): in particular
-``import litellm`` must not fetch its model-price map.
+extra.  Every connection goes to 127.0.0.1 (conftest's ``no_network``): in
+particular ``import litellm`` must not fetch its model-price map.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+from tests.support.builders import chunk, tc
+from tests.support.diff_fixtures import ANT_OUT_OF_ORDER, ANT_REUSED_INDEX, ANT_TRUNCATED, needs
 from tests.test_clients import PARALLEL, RESENT_ID, TRUNCATED, wire
-from tests.test_diff_support import (  # noqa: F401  (no_network is a fixture)
-    ANT_OUT_OF_ORDER,
-    ANT_REUSED_INDEX,
-    ANT_TRUNCATED,
-    chunk,
-    needs,
-    no_network,
-    tc,
-)
 from toolstream.clients import CHEAP, CLIENTS, client_adapter
 from toolstream.diff import diff_fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = {"litellm": ("litellm", "litellm"), "mistralai": ("mistralai", "clients")}
 MODULES["pydantic-ai"] = ("pydantic_ai", "clients")
-
-
-@pytest.fixture(autouse=True)
-def loopback_only(request: pytest.FixtureRequest) -> Iterator[None]:
-    request.getfixturevalue("no_network")
-    yield
 
 
 def case(path: str) -> dict[str, Any]:
