@@ -31,6 +31,15 @@ request.  The case's ``tool_choice`` is not sent: Pydantic AI refuses a
 static ``"required"`` or forced tool (``UserError``) and sends ``"auto"``
 itself, and the served stream does not depend on the request.
 
+Not one request per case in one case: the agent continues a turn that ends
+with Anthropic's ``stop_reason`` ``pause_turn`` by requesting again (up to
+1000 times; ``UsageLimits(request_limit=...)`` does not count these), and
+the served case answers ``pause_turn`` again each time, so whether the run
+ends in the agent's own ``UnexpectedModelBehavior`` ("remained suspended
+after polling the maximum of 1000 times") or in the case deadline
+(``StallTimeout``) depends on the machine's speed
+(``corpus/cases/wrong_finish/dd2ee7456f555c68.json``).
+
 Client: the SDK client each model class is given as its provider's client,
 ``api_key=<dummy>``, ``base_url`` the case, ``max_retries=0``, the case
 timeout, and one process-wide ``httpx2.AsyncClient`` as ``http_client`` (so
