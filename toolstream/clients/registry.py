@@ -17,9 +17,12 @@ from toolstream.clients.langchain import (
     LangChainMistralAI,
     LangChainOpenAI,
 )
+from toolstream.clients.litellm_completion import LiteLLMAnthropic, LiteLLMBedrock, LiteLLMOpenAI
+from toolstream.clients.mistralai_chat import MistralChatStream
 from toolstream.clients.node import NODE_CLIENTS
 from toolstream.clients.openai_chat import OpenAIChatCreate, OpenAIChatStream
 from toolstream.clients.openai_responses import OpenAIResponsesStream
+from toolstream.clients.pydantic_ai_agent import PydanticAIAnthropic, PydanticAIOpenAI
 
 __all__ = ["CHEAP", "CLIENTS", "PYTHON_CLIENTS", "get_client"]
 
@@ -37,6 +40,12 @@ PYTHON_CLIENTS: dict[str, type[Client]] = {
         GoogleGenAIStream,
         LangChainGoogleGenAI,
         CohereChatStream,
+        LiteLLMOpenAI,
+        LiteLLMAnthropic,
+        LiteLLMBedrock,
+        MistralChatStream,
+        PydanticAIOpenAI,
+        PydanticAIAnthropic,
     )
 }
 
@@ -52,6 +61,7 @@ CHEAP: tuple[str, ...] = (
     "openai-responses-stream",
     "anthropic-messages-stream",
     "langchain-openai",
+    "pydantic-ai-openai",
     *(client.name for client in NODE_CLIENTS),
 )
 """The clients ``make test`` drives over a sample of the corpus."""
