@@ -31,14 +31,17 @@ request.  The case's ``tool_choice`` is not sent: Pydantic AI refuses a
 static ``"required"`` or forced tool (``UserError``) and sends ``"auto"``
 itself, and the served stream does not depend on the request.
 
-Not one request per case in one case: the agent continues a turn that ends
-with Anthropic's ``stop_reason`` ``pause_turn`` by requesting again (up to
-1000 times; ``UsageLimits(request_limit=...)`` does not count these), and
-the served case answers ``pause_turn`` again each time, so whether the run
-ends in the agent's own ``UnexpectedModelBehavior`` ("remained suspended
-after polling the maximum of 1000 times") or in the case deadline
-(``StallTimeout``) depends on the machine's speed
-(``corpus/cases/wrong_finish/dd2ee7456f555c68.json``).
+One request per case: the agent continues a turn that ends with
+Anthropic's ``stop_reason`` ``pause_turn`` by requesting again (up to 1000
+times; ``UsageLimits(request_limit=...)`` does not count these), and a served
+case has one answer.  The SDK client each model is given counts its
+requests, and a second one ends the run there: the agent took the turn as
+unfinished and handed the application none of its calls, which counts as its
+own refusal ("requested the turn again").  Without that, whether the run
+ended in the agent's ``UnexpectedModelBehavior`` after 1000 polls or in the
+case deadline depended on the machine's speed
+(``corpus/cases/wrong_finish/dd2ee7456f555c68.json`` before the corpus's
+1.5.0 regeneration).
 
 Client: the SDK client each model class is given as its provider's client,
 ``api_key=<dummy>``, ``base_url`` the case, ``max_retries=0``, the case
@@ -145,7 +148,29 @@ class _PydanticAIClient(Client):
             return AdapterResult.rejection(
                 f"{type(error).__name__} after {events[0]} event(s): {error}"
             )
+        except RequestedAgain as error:
+            return AdapterResult.rejection(f"after {events[0]} event(s): {error}")
         return output_result(run)
+
+
+class RequestedAgain(Exception):
+    """The agent sent a second request for the case's one turn (a
+    ``pause_turn`` continuation)."""
+
+
+def one_request(client: Any) -> Any:
+    """``client`` (an SDK client) refusing every request after its first."""
+    sent = [0]
+    request = client.request
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        sent[0] += 1
+        if sent[0] > 1:
+            raise RequestedAgain("requested the turn again (it took the turn as unfinished)")
+        return await request(*args, **kwargs)
+
+    client.request = counted
+    return client
 
 
 def output_result(run: Any) -> AdapterResult:
@@ -190,12 +215,14 @@ class PydanticAIOpenAI(_PydanticAIClient):
         from pydantic_ai.models.openai import OpenAIChatModel
         from pydantic_ai.providers.openai import OpenAIProvider
 
-        client = openai.AsyncOpenAI(
-            api_key=DUMMY_API_KEY,
-            base_url=target.v1,
-            max_retries=0,
-            timeout=target.timeout,
-            http_client=shared_async_http_client(),
+        client = one_request(
+            openai.AsyncOpenAI(
+                api_key=DUMMY_API_KEY,
+                base_url=target.v1,
+                max_retries=0,
+                timeout=target.timeout,
+                http_client=shared_async_http_client(),
+            )
         )
         return OpenAIChatModel(MODEL, provider=OpenAIProvider(openai_client=client))
 
@@ -213,11 +240,13 @@ class PydanticAIAnthropic(_PydanticAIClient):
         from pydantic_ai.models.anthropic import AnthropicModel
         from pydantic_ai.providers.anthropic import AnthropicProvider
 
-        client = anthropic.AsyncAnthropic(
-            api_key=DUMMY_API_KEY,
-            base_url=target.root,
-            max_retries=0,
-            timeout=target.timeout,
-            http_client=shared_async_http_client(),
+        client = one_request(
+            anthropic.AsyncAnthropic(
+                api_key=DUMMY_API_KEY,
+                base_url=target.root,
+                max_retries=0,
+                timeout=target.timeout,
+                http_client=shared_async_http_client(),
+            )
         )
         return AnthropicModel(MODEL, provider=AnthropicProvider(anthropic_client=client))
