@@ -215,6 +215,17 @@ def test_pydantic_ai_anthropic() -> None:
     assert [(c.id, c.input) for c in cut.handed] == [("toolu_1", {"city": "Paris"})]
     order = run("pydantic-ai-anthropic", ANT_OUT_OF_ORDER)
     assert order.classification == "wrong_calls"
-    crash = run("pydantic-ai-anthropic", case("corpus/cases/bad_index/0467b31eabdad3cc.json"))
+    crash = run("pydantic-ai-anthropic", case("corpus/cases/bad_index/0059f2dc1552cd11.json"))
     assert crash.classification == "adapter_crash"
     assert crash.error_type == "IndexError" and crash.in_library
+
+
+def test_pydantic_ai_anthropic_pause_turn_is_one_request() -> None:
+    """``pause_turn``: the agent requests the turn again instead of handing
+    over its calls; the driver ends the run at that second request, so the
+    outcome is the agent's refusal on every machine, never a deadline."""
+    paused = case("corpus/cases/wrong_finish/dd2ee7456f555c68.json")
+    assert '"pause_turn"' in json.dumps(paused)
+    outcome = run("pydantic-ai-anthropic", paused)
+    assert outcome.classification == "agree" and outcome.rejected
+    assert "requested the turn again" in outcome.detail
