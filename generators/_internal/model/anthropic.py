@@ -13,8 +13,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .turn import MISSING, Block, Call, Step, Turn, apply_patch, compact
-from .wire import Wire, new_block_call, started_as
+from .turn import MISSING, Block, Call, Step, Turn, apply_patch
+from .wire import Wire, new_block_call, start_input_arguments, started_as
 
 
 def _parse(stream: list[Any], schemas: dict[str, Any], request: Any) -> Turn:
@@ -152,12 +152,6 @@ def block_delta(delta: dict[str, Any]) -> dict[str, Any]:
     return {"type": "content_block_delta", "index": 0, "delta": delta}
 
 
-def _implied_arguments(call: Call) -> str:
-    if call.start_input is MISSING or call.start_input is None:
-        return ""
-    return compact(call.start_input)
-
-
 def _new_call(turn: Turn, name: str) -> tuple[Call, list[Step]]:
     return new_block_call(turn, "toolu_late", name, start_input={})
 
@@ -183,7 +177,7 @@ WIRE = Wire(
     ),
     message_end=("finish", "mstop"),
     turn_end="mstop",
-    implied_arguments=_implied_arguments,
+    implied_arguments=start_input_arguments,
     late_text_delta={
         "type": "content_block_delta",
         "index": 0,

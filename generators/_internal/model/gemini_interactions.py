@@ -16,8 +16,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .turn import MISSING, Block, Call, Step, Turn, apply_patch, compact, put
-from .wire import Wire, modelable, new_block_call, started_as
+from .turn import MISSING, Block, Call, Step, Turn, apply_patch, put
+from .wire import Wire, modelable, new_block_call, start_input_arguments, started_as
 
 
 def _parse_events(stream: list[Any], schemas: dict[str, Any], request: Any) -> Turn:
@@ -133,12 +133,6 @@ def step_delta(delta: dict[str, Any]) -> dict[str, Any]:
     return {"event_type": "step.delta", "index": 0, "delta": delta}
 
 
-def _implied_arguments(call: Call) -> str:
-    if call.start_input is MISSING or call.start_input is None:
-        return ""
-    return compact(call.start_input)
-
-
 def _new_call(turn: Turn, name: str) -> tuple[Call, list[Step]]:
     return new_block_call(turn, "fc_late", name, start_input={})
 
@@ -165,7 +159,7 @@ WIRE = Wire(
     ),
     error_endings=("failed",),
     error_ending_wrong=False,
-    implied_arguments=_implied_arguments,
+    implied_arguments=start_input_arguments,
     late_text_delta={
         "event_type": "step.delta",
         "index": 0,

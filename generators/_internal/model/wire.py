@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .turn import MISSING, Block, Call, ModelError, Step, StepKind, Turn
+from .turn import MISSING, Block, Call, ModelError, Step, StepKind, Turn, compact
 
 Parse = Callable[[list[Any], dict[str, Any], Any], Turn]
 """``(stream, tool_schemas, request) -> Turn`` for a *valid* stream."""
@@ -26,6 +26,14 @@ Render = Callable[[Turn], list[Any]]
 def no_implied_arguments(call: Call) -> str:
     """A call whose events carry no text has the empty arguments."""
     return ""
+
+
+def start_input_arguments(call: Call) -> str:
+    """A call whose events carry no text has its opening event's input
+    (Anthropic ``input``, Interactions ``step.arguments``) as arguments."""
+    if call.start_input is MISSING or call.start_input is None:
+        return ""
+    return compact(call.start_input)
 
 
 def no_text_blocks(turn: Turn, block: Block) -> bool:
