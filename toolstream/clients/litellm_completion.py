@@ -53,6 +53,7 @@ the application unwrapped.  Everything else propagates.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Mapping
 from typing import Any, Final
@@ -158,6 +159,7 @@ class _LiteLLMClient(Client):
         chunks: list[Any] = []
         where = f"litellm {package_version('litellm')} completion(stream=True) {self.route}"
         _dispatch_loop()
+        stream: Any = None
         try:
             with library_raised(where):
                 stream = litellm.completion(**request)
@@ -173,6 +175,14 @@ class _LiteLLMClient(Client):
             return AdapterResult.rejection(
                 f"{type(error).__name__} after {len(chunks)} chunk(s): {_message(error)}{wrapped}"
             )
+        finally:
+            # Closed as an application's ``with`` would close it.  A stream
+            # left to the garbage collector is closed wherever a collection
+            # happens to run: once that was inside httpcore's connection-pool
+            # lock, which the close takes again, and the worker hung for good.
+            if stream is not None:
+                with contextlib.suppress(Exception):
+                    stream.close()
         return built_result(response)
 
 
