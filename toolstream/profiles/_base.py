@@ -189,6 +189,16 @@ def open_call(
     yield Open(pos=pos, key=key, id=id_, name=name, kind=kind, initial_input=initial_input)
 
 
+def provider_error(
+    body: Any, pos: int, *, title: str = "provider error", fallback: str = "no message"
+) -> ProtocolError:
+    """``provider_error`` for an error object the provider sent: its
+    ``message`` (clipped) when it has one, else ``fallback``."""
+    message = body.get("message") if type(body) is dict else None
+    text = message[:120] if type(message) is str else fallback
+    return ProtocolError(Code.PROVIDER_ERROR, f"{title}: {text}", event=pos)
+
+
 def describe(value: Any) -> str:
     if value is None:
         return "null"

@@ -46,6 +46,7 @@ from toolstream.profiles._base import (
     describe,
     fragment_run,
     open_call,
+    provider_error,
     slot_index,
 )
 
@@ -241,10 +242,7 @@ class AnthropicMessages(Profile):
         elif kind == "message_stop":
             yield Stop(pos=pos, scope=0)
         elif kind == "error":
-            error = raw.get("error")
-            message = error.get("message") if isinstance(error, dict) else None
-            text = message[:120] if isinstance(message, str) else "no message"
-            raise ProtocolError(Code.PROVIDER_ERROR, f"provider error: {text}", event=pos)
+            raise provider_error(raw.get("error"), pos)
         elif kind not in _IGNORED_EVENTS:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:40]!r}", event=pos

@@ -53,6 +53,7 @@ from toolstream.profiles._base import (
     StreamPath,
     describe,
     open_call,
+    provider_error,
     slot_index,
 )
 
@@ -138,9 +139,7 @@ class Bedrock(Profile):
         elif kind == "metadata":
             return
         elif kind.endswith("Exception"):
-            message = body.get("message")
-            text = message[:120] if isinstance(message, str) else "no message"
-            raise ProtocolError(Code.PROVIDER_ERROR, f"{kind[:60]}: {text}", event=pos)
+            raise provider_error(body, pos, title=kind[:60])
         else:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:60]!r}", event=pos

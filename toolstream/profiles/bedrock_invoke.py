@@ -33,7 +33,7 @@ from typing import Any
 
 from toolstream.events import Event
 from toolstream.findings import Code, ProtocolError
-from toolstream.profiles._base import Profile, SlotPiece, describe
+from toolstream.profiles._base import Profile, SlotPiece, describe, provider_error
 from toolstream.profiles.anthropic import AnthropicMessages
 from toolstream.strict_json import loads_strict
 
@@ -98,9 +98,7 @@ class BedrockInvoke(Profile):
                 Code.UNSUPPORTED_EVENT, f"{kind[:40]} payload is not an object", event=pos
             )
         if kind.endswith("Exception"):
-            message = body.get("message")
-            text = message[:120] if type(message) is str else "no message"
-            raise ProtocolError(Code.PROVIDER_ERROR, f"{kind[:60]}: {text}", event=pos)
+            raise provider_error(body, pos, title=kind[:60])
         if kind != "chunk":
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:60]!r}", event=pos

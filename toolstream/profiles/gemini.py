@@ -94,6 +94,7 @@ from toolstream.profiles._base import (
     describe,
     open_call,
     optional_text,
+    provider_error,
     slot_index,
 )
 from toolstream.profiles.partial_args import Reassembly, canonical_json
@@ -233,9 +234,7 @@ class Gemini(Profile):
             )
         error = raw.get("error")
         if error is not None:
-            message = error.get("message") if type(error) is dict else None
-            text = message[:120] if type(message) is str else describe(error)
-            raise ProtocolError(Code.PROVIDER_ERROR, f"provider error: {text}", event=pos)
+            raise provider_error(error, pos, fallback=describe(error))
         feedback = raw.get("promptFeedback")
         if type(feedback) is dict and feedback.get("blockReason") is not None:
             reason = feedback["blockReason"]

@@ -57,6 +57,7 @@ from toolstream.profiles._base import (
     StreamPath,
     describe,
     open_call,
+    provider_error,
     slot_index,
 )
 
@@ -160,10 +161,7 @@ class GeminiInteractions(Profile):
         elif kind == "interaction.completed":
             yield from self._completed(raw, pos)
         elif kind == "error":
-            error = raw.get("error")
-            message = error.get("message") if type(error) is dict else None
-            text = message[:120] if type(message) is str else "no message"
-            raise ProtocolError(Code.PROVIDER_ERROR, f"provider error: {text}", event=pos)
+            raise provider_error(raw.get("error"), pos)
         elif kind != "interaction.status_update":
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:40]!r}", event=pos
