@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import Mapping
 from typing import Any, Final
@@ -183,6 +184,11 @@ class _LiteLLMClient(Client):
             if stream is not None:
                 with contextlib.suppress(Exception):
                     stream.close()
+            # litellm's Bedrock route also leaves a response iterator of its
+            # own behind on some error paths; finalized by a collection that
+            # ran inside httpcore's pool lock, its close waited on that lock
+            # for good (two workers hung so).  Collected here, no lock is held.
+            gc.collect()
         return built_result(response)
 
 
