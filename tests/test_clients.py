@@ -21,8 +21,15 @@ import pytest
 from click.testing import CliRunner
 
 import toolstream
-from tests.support.builders import chunk, tc
-from tests.support.diff_fixtures import ANT_PARALLEL, SCHEMAS, oai
+from tests.support.client_fixtures import (
+    NO_INDEX,
+    NO_ROLE,
+    PARALLEL,
+    PARALLEL_CALLS,
+    RESENT_ID,
+    TRUNCATED,
+)
+from tests.support.diff_fixtures import ANT_PARALLEL, SCHEMAS
 from toolstream.adapters.base import NO_INPUT, AdapterCall, AdapterResult
 from toolstream.cli import cli
 from toolstream.clients import CLIENTS, StallTimeout, client_adapter, served_id
@@ -32,43 +39,6 @@ from toolstream.clients.transports import delivered
 from toolstream.diff import case_from_fixture, diff_fixture
 
 SEEDS = Path(__file__).resolve().parents[1] / "corpus" / "seeds"
-PLACEHOLDERS = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": "m"}
-
-
-def wire(*chunks: Any, profile: str = "openai") -> dict[str, Any]:
-    """A Chat Completions fixture whose chunks carry what every provider
-    sends (``id``, ``object``, ``created``, ``model``): the openai SDKs'
-    stream helpers drop a chunk whose ``object`` is not a completion chunk."""
-    fixture = oai(*chunks, profile=profile)
-    fixture["chunks"] = [{**PLACEHOLDERS, **c} for c in fixture["chunks"]]
-    return fixture
-
-
-ROLE = {"choices": [{"index": 0, "delta": {"role": "assistant", "content": None}}]}
-END = chunk(finish="tool_calls")
-PARALLEL = wire(
-    ROLE,
-    chunk(tc(0, "call_1", "weather", '{"ci')),
-    chunk(tc(0, args='ty":"Paris"}')),
-    chunk(tc(1, "call_2", "weather", "")),
-    chunk(tc(1, args='{"city":"Rome"}')),
-    END,
-)
-PARALLEL_CALLS = [("call_1", "weather", {"city": "Paris"}), ("call_2", "weather", {"city": "Rome"})]
-TRUNCATED = wire(ROLE, chunk(tc(0, "call_1", "weather", '{"city":')), chunk(tc(0, args='"Par')))
-RESENT_ID = wire(  # id and name repeated with the same values: one call
-    ROLE,
-    chunk(tc(0, "call_1", "weather", '{"ci')),
-    chunk(tc(0, "call_1", "weather", 'ty":"Paris"}')),
-    END,
-)
-NO_INDEX = wire(  # Mistral sends whole calls without an index
-    ROLE,
-    chunk(tc(id="call_1", name="weather", args='{"city":"Paris"}', omit_index=True)),
-    END,
-    profile="mistral",
-)
-NO_ROLE = wire(chunk(tc(0, "call_1", "weather", '{"city":"Paris"}')), END)
 
 
 def status(fixture: dict[str, Any]) -> str:

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.builders import chunk, tc
+from tests.support.client_fixtures import PARALLEL, RESENT_ID, TRUNCATED, wire
 from tests.support.diff_fixtures import ANT_OUT_OF_ORDER, ANT_REUSED_INDEX, ANT_TRUNCATED, needs
-from tests.test_clients import PARALLEL, RESENT_ID, TRUNCATED, wire
 from toolstream.clients import CHEAP, CLIENTS, client_adapter
 from toolstream.diff import diff_fixture
 
