@@ -672,10 +672,15 @@ def render_clients(
     if missing:
         lines.append("")
     columns: dict[tuple[str, str], tuple[DiffResult, Any]] = {}
+    skipped: dict[tuple[str, str], str] = {}
     for _, result in groups:
-        for info in result.ran:
+        for info in result.adapters:
             base, _, transport = info.name.partition("@")
-            columns[(base, transport or "plain")] = (result, info)
+            if info.ran:
+                columns[(base, transport or "plain")] = (result, info)
+            else:
+                reason = info.skipped or "skipped"
+                skipped[(base, transport or "plain")] = reason.split(" not run: ", 1)[-1]
     for name in clients:
         if name in missing:
             continue
@@ -687,7 +692,12 @@ def render_clients(
         lines.append("| --- " * (len(SHORT) + 1) + "|")
         plain_ways: dict[str, tuple[int, str]] = {}
         findings: list[str] = []
+        not_applicable: list[str] = []
         for transport in transports:
+            if (name, transport) in skipped:
+                lines.append(f"| `{transport}` | " + " | ".join("n/a" for _ in SHORT) + " |")
+                not_applicable.append(f"`{transport}` ({skipped[(name, transport)]})")
+                continue
             result, info = columns[(name, transport)]
             counts = result.counts(info.name)
             lines.append(
@@ -701,6 +711,9 @@ def render_clients(
                     continue  # as under plain
                 findings.append(f"- `{transport}`: {what}: {shown} cases, e.g. `{path}`")
         lines.append("")
+        if not_applicable:
+            lines.append("Not run: " + "; ".join(not_applicable) + ".")
+            lines.append("")
         if findings:
             lines.append(
                 "Disagreements (under `plain`; for another transport only those whose count"
@@ -754,9 +767,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-j", "--jobs", type=int, default=1)
     parser.add_argument("--check", action="store_true", help="exit 1 if the docs are stale")
     parser.add_argument("--only", choices=["adapters", "clients"], default=None)
-    parser.add_argument(
-        "--clients", default=None, help="comma-separated, or python (default: all)"
-    )
+    parser.add_argument("--clients", default=None, help="comma-separated, or python (default: all)")
     parser.add_argument("--transports", default=None, help="comma-separated (default: all)")
     args = parser.parse_args(argv)
 

@@ -223,6 +223,52 @@ def test_cut_close_looks_complete_to_openai_python(tmp_path: Any) -> None:
     assert [c["arguments"] for c in closed["calls"]] == ['{"city":"Paris"}']
 
 
+# -- transports a client cannot receive ----------------------------------------------
+
+
+def test_each_client_declares_the_framing_its_endpoints_send() -> None:
+    """A client's ``framing`` is what the server sends for each of its
+    profiles (Gemini's with ``alt=sse``, the query every Gemini client sends):
+    a wrong one would skip a column that can run, or run one the server
+    refuses on every case."""
+    from toolstream.serve.endpoints import ENDPOINTS
+
+    for client in CLIENTS.values():
+        for profile in client.profiles:
+            sent = ENDPOINTS[profile].for_query("alt=sse").framing
+            assert client.framing == sent, (client.name, profile)
+
+
+def test_sse_only_transports_are_skipped_for_event_stream_clients() -> None:
+    """``crlf``, ``cr`` and ``keepalive`` are SSE text: the server refuses
+    them on binary event-stream frames, so such a pair is skipped with the
+    reason (a column of refusals would say nothing about the client)."""
+    for transport in ("crlf", "cr", "keepalive"):
+        skipped = client_adapter(f"boto3-converse-stream@{transport}")
+        reason = skipped.unavailable_reason()
+        assert reason is not None and "reads binary event-stream frames" in reason
+        assert not skipped.available()
+        assert client_adapter(f"openai-chat-create@{transport}").inapplicable is None
+    for transport in ("plain", "split", "chop", "close", "cut-chunked", "cut-close"):
+        assert client_adapter(f"boto3-converse-stream@{transport}").inapplicable is None
+
+
+def test_cli_names_a_transport_the_client_cannot_receive(tmp_path: Any) -> None:
+    needs("boto3")
+    seed = SEEDS / "bedrock-text-and-two-tools.json"
+    result = CliRunner().invoke(
+        cli,
+        [
+            "diff", str(seed), "--client", "boto3-converse-stream",
+            "--transport", "plain,crlf", "--format", "json", "-q",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    adapters = {a["name"]: a for a in json.loads(result.stdout)["adapters"]}
+    assert adapters["boto3-converse-stream"]["skipped"] is None
+    assert "is for SSE" in adapters["boto3-converse-stream@crlf"]["skipped"]
+
+
 # -- the CLI ---------------------------------------------------------------------------
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import abc
 import contextlib
+import functools
 import importlib.metadata
 import warnings
 from collections.abc import Iterator, Mapping
@@ -319,7 +320,10 @@ def fixture_profile(fixture: Mapping[str, Any]) -> str:
     return profile
 
 
+@functools.cache
 def package_version(package: str) -> str | None:
+    """The installed version of ``package`` (read once per process: the
+    metadata lookup parses files, a millisecond a case in a corpus run)."""
     try:
         return importlib.metadata.version(package)
     except importlib.metadata.PackageNotFoundError:

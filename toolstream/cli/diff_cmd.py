@@ -22,7 +22,7 @@ from toolstream.diff import (
     resolve_adapters,
 )
 from toolstream.diff.results import FAIL_ON, sort_examples
-from toolstream.diff.runner import UserOptions
+from toolstream.diff.runner import UserOptions, WorkerStopped
 from toolstream.profiles import PROFILES
 
 WIDE = 200
@@ -256,14 +256,17 @@ def diff(
         disable=quiet or not err.is_terminal,
     ) as progress:
         task = progress.add_task("diff", total=len(cases) * runnable)
-        groups = run_delivered(
-            cases,
-            loaded,
-            jobs=jobs,
-            timeout=timeout,
-            on_progress=lambda n: progress.advance(task, n),
-            options=options,
-        )
+        try:
+            groups = run_delivered(
+                cases,
+                loaded,
+                jobs=jobs,
+                timeout=timeout,
+                on_progress=lambda n: progress.advance(task, n),
+                options=options,
+            )
+        except WorkerStopped as error:
+            raise click.ClickException(str(error)) from None
 
     # one result per group: a cut transport's clients are judged against
     # what they received (toolstream.clients.harness.delivered_cases)

@@ -141,6 +141,11 @@ class Client(abc.ABC):
     driver says so: a driver that keeps per-run state in one place (one node
     process answering one line at a time) must not."""
 
+    framing: str = "sse"
+    """How the bodies the client reads are framed (``sse``, ``eventstream``):
+    a transport variant for SSE text (``crlf``, ``cr``, ``keepalive``) does
+    not apply to a client that reads binary event-stream frames."""
+
     def available(self) -> str | None:
         """``None`` when the library can be imported here, else why not."""
         try:

@@ -98,6 +98,7 @@ class Boto3ConverseStream(Client):
     name = "boto3-converse-stream"
     packages = ("boto3", "botocore")
     profiles = ("bedrock",)
+    framing = "eventstream"
     concurrent_runs = True  # one client per process, the case per thread (_select_case)
 
     def load(self) -> None:

@@ -42,7 +42,7 @@ from urllib.parse import quote
 from toolstream.adapters.base import GENERATED_ID, Adapter, AdapterResult, AdapterUnavailable
 from toolstream.clients.base import Client, Target
 from toolstream.clients.registry import get_client
-from toolstream.clients.transports import cut_transport, delivered, serve_spec
+from toolstream.clients.transports import cut_transport, delivered, inapplicable, serve_spec
 from toolstream.corpus.caseio import fixture_digest
 
 __all__ = [
@@ -174,11 +174,16 @@ class ClientAdapter(Adapter):
         self.extra = client.extra
         self.concurrent_runs = client.concurrent_runs
         self.cut = cut_transport(transport)
+        self.inapplicable = inapplicable(transport, client.framing, f"{client.name} reads")
+        """Why ``transport`` cannot reach this client, or None: such a
+        (client, transport) pair is skipped with that reason, never run."""
 
     def available(self) -> bool:
-        return self.client.available() is None
+        return self.unavailable_reason() is None
 
     def unavailable_reason(self) -> str | None:
+        if self.inapplicable is not None:
+            return f"client {self.name!r} not run: {self.inapplicable}"
         return self.client.available()
 
     def library_version(self) -> str | None:
@@ -216,7 +221,6 @@ class ClientAdapter(Adapter):
             timeout=self.timeout,
             prefix=self._prefix(case),
         )
-
 
 
 _IDENTITY_KEYS = frozenset({"id", "call_id", "toolUseId", "tool_call_id", "item_id"})
@@ -317,6 +321,4 @@ def run_delivered(
             timeout=timeout,
             on_progress=on_progress,
         )
-    return [
-        (cut, group, done) for (cut, group), done in zip(groups.items(), results, strict=True)
-    ]
+    return [(cut, group, done) for (cut, group), done in zip(groups.items(), results, strict=True)]

@@ -166,10 +166,17 @@ class NodeClient(Client):
 
     extra = None
 
-    def __init__(self, name: str, packages: tuple[str, ...], profiles: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        name: str,
+        packages: tuple[str, ...],
+        profiles: tuple[str, ...],
+        framing: str = "sse",
+    ) -> None:
         self.name = name
         self.packages = packages
         self.profiles = profiles
+        self.framing = framing
 
     def available(self) -> str | None:
         missing = node_missing()
@@ -229,6 +236,8 @@ NODE_CLIENTS: tuple[NodeClient, ...] = (
     NodeClient("openai-node-chat-create", ("openai",), ("openai", "mistral")),
     NodeClient("anthropic-node-messages-stream", ("@anthropic-ai/sdk",), ("anthropic",)),
     NodeClient("ai-sdk-mistral", ("@ai-sdk/mistral", "ai"), ("mistral",)),
-    NodeClient("ai-sdk-amazon-bedrock", ("@ai-sdk/amazon-bedrock", "ai"), ("bedrock",)),
+    NodeClient(
+        "ai-sdk-amazon-bedrock", ("@ai-sdk/amazon-bedrock", "ai"), ("bedrock",), "eventstream"
+    ),
     NodeClient("ai-sdk-google", ("@ai-sdk/google", "ai"), ("gemini",)),
 )

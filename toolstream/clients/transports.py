@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-__all__ = ["DEFAULT_TRANSPORTS", "TRANSPORTS", "cut_transport", "delivered", "serve_spec"]
+__all__ = [
+    "DEFAULT_TRANSPORTS",
+    "TRANSPORTS",
+    "cut_transport",
+    "delivered",
+    "inapplicable",
+    "serve_spec",
+]
 
 TRANSPORTS: Final[dict[str, str]] = {
     "plain": "default",
@@ -49,6 +56,21 @@ def cut_transport(name: str) -> bool:
         return parse_transport(serve_spec(name)).cut_at is not None
     except TransportError:
         return False
+
+
+def inapplicable(name: str, framing: str, reader: str) -> str | None:
+    """Why the variant ``name`` cannot reach a client (``reader``) that
+    reads bodies framed as ``framing``, or None: the server would refuse
+    every request (``crlf`` on binary event-stream frames), a column that
+    says nothing about the client.  A malformed spec is left to the server
+    to refuse (None here)."""
+    from toolstream.serve.transport import TransportError, parse_transport
+
+    try:
+        transport = parse_transport(serve_spec(name))
+    except TransportError:
+        return None
+    return transport.applies_to_framing(framing, reader)
 
 
 def delivered(fixture: Mapping[str, Any], name: str) -> dict[str, Any]:

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import logging
 import os
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +43,7 @@ __all__ = [
     "CaseResult",
     "LoadedAdapter",
     "UserOptions",
+    "WorkerStopped",
     "reference_of",
     "resolve_adapters",
     "resolve_spec",
@@ -216,7 +219,19 @@ def _quiet_libraries(*, threads: bool) -> Iterator[None]:
         logging.disable(previous)
 
 
+_ON_RUN: Callable[[], None] | None = None
+"""Called after every run in a worker whose watchdog is armed (re-arms it)."""
+
+
 def _outcome(adapter: Adapter, case: Case, report: Report) -> Outcome:
+    try:
+        return _run_outcome(adapter, case, report)
+    finally:
+        if _ON_RUN is not None:
+            _ON_RUN()
+
+
+def _run_outcome(adapter: Adapter, case: Case, report: Report) -> Outcome:
     profile = case.profile
     if profile not in adapter.profiles:
         return not_run(
@@ -366,9 +381,45 @@ def _worker_init(
         Finalize(adapter, adapter.close, exitpriority=10)
 
 
+HANG_GRACE = 30.0
+"""Seconds past three case deadlines with no run finished after which a
+worker judging clients is taken for hung (see :func:`_worker_batch`)."""
+
+
+def _hang_bound(adapters: Sequence[Adapter]) -> float | None:
+    """How long a worker may go without finishing a run before it is taken
+    for hung, when every adapter of the batch has a per-case deadline that
+    covers a stall (the clients over HTTP); None otherwise (a callable has
+    no deadline: a slow one is not a hung one)."""
+    bounds = [getattr(adapter, "timeout", None) for adapter in adapters]
+    if not adapters or not all(getattr(a, "client", None) is not None for a in adapters):
+        return None
+    return 3 * max(b for b in bounds if isinstance(b, (int, float))) + HANG_GRACE
+
+
 def _worker_batch(task: tuple[tuple[str, ...], list[Case]]) -> list[CaseResult]:
+    """One batch in a worker process.  A worker judging clients arms a
+    watchdog (``faulthandler``): when no run finishes within
+    :func:`_hang_bound` (a library deadlocked on its own lock never returns,
+    past every deadline), it writes every thread's stack to stderr and ends
+    the process, so the run fails naming where it hung instead of waiting
+    for ever."""
+    import faulthandler
+
     names, batch = task
-    return _judge_batch(batch, [(name, _WORKER_ADAPTERS[name]) for name in names], None)
+    adapters = [(name, _WORKER_ADAPTERS[name]) for name in names]
+    bound = _hang_bound([adapter for _, adapter in adapters])
+
+    if bound is None:
+        return _judge_batch(batch, adapters, None)
+    global _ON_RUN
+    _ON_RUN = functools.partial(faulthandler.dump_traceback_later, bound, exit=True)
+    _ON_RUN()
+    try:
+        return _judge_batch(batch, adapters, None)
+    finally:
+        _ON_RUN = None
+        faulthandler.cancel_dump_traceback_later()
 
 
 def run_cases(
@@ -449,20 +500,32 @@ def _run_groups(
             (number, (names, list(cases[i : i + _BATCH]))) for i in range(0, len(cases), _BATCH)
         )
     results: list[list[CaseResult]] = [[] for _ in groups]
-    with ProcessPoolExecutor(
-        max_workers=jobs,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_worker_init,
-        initargs=(list(specs.items()), timeout, [os.getcwd(), *sys.path], options),
-    ) as pool:
-        work = [task for _, task in tasks]
-        for (number, (names, batch)), done in zip(
-            tasks, pool.map(_worker_batch, work), strict=True
-        ):
-            results[number].extend(done)
-            if on_progress is not None:
-                on_progress(len(batch) * max(len(names), 1))
+    try:
+        with ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_worker_init,
+            initargs=(list(specs.items()), timeout, [os.getcwd(), *sys.path], options),
+        ) as pool:
+            work = [task for _, task in tasks]
+            for (number, (names, batch)), done in zip(
+                tasks, pool.map(_worker_batch, work), strict=True
+            ):
+                results[number].extend(done)
+                if on_progress is not None:
+                    on_progress(len(batch) * max(len(names), 1))
+    except BrokenProcessPool:
+        raise WorkerStopped(
+            "a diff worker process stopped before its batch was judged: a library hung"
+            " past every case deadline (its threads' stacks are on stderr above) or the"
+            " process crashed; nothing of this run is reported"
+        ) from None
     return results
+
+
+class WorkerStopped(RuntimeError):
+    """A worker process of a ``jobs > 1`` run ended abruptly (hung and
+    stopped by its watchdog, or crashed)."""
 
 
 def unreadable_dicts(unreadable: Sequence[Unreadable]) -> list[dict[str, str]]:

@@ -91,7 +91,13 @@ class Transport:
 
     def applies_to(self, endpoint: Endpoint) -> str | None:
         """Why this transport cannot be used on ``endpoint``, or None."""
-        if endpoint.framing == "sse":
+        return self.applies_to_framing(endpoint.framing, f"{endpoint.title} sends")
+
+    def applies_to_framing(self, framing: str, subject: str) -> str | None:
+        """Why this transport cannot be used on a body framed as ``framing``
+        (``sse``, ``eventstream``, ``json-array``), or None; ``subject``
+        starts the reason's second half (``"Bedrock ConverseStream sends"``)."""
+        if framing == "sse":
             return None
         text_only = [
             name
@@ -103,8 +109,8 @@ class Transport:
             if used
         ]
         if text_only:
-            sends = _BODIES.get(endpoint.framing, endpoint.framing)
-            return f"transport {', '.join(text_only)} is for SSE; {endpoint.title} sends {sends}"
+            sends = _BODIES.get(framing, framing)
+            return f"transport {', '.join(text_only)} is for SSE; {subject} {sends}"
         return None
 
 
