@@ -408,3 +408,63 @@ def test_google_recordings_without_ids(tmp_path: Path, capture: str) -> None:
     outcome = diff_fixture(turn, client_adapter("ai-sdk-google"))
     assert outcome.classification == "agree", outcome.detail
     assert {c.id for c in outcome.handed} == {GENERATED_ID}
+
+
+# -- the runner: cases side by side ---------------------------------------------------------
+
+
+def test_cases_side_by_side_each_get_their_own_answer() -> None:
+    """Threads sending cases at once to the one runner (as a worker's
+    threads do) each get their own case's answer, the same as one by one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    fixtures = [mistral(whole(f'{{"city":"City {number}"}}')) for number in range(12)] + [
+        bedrock(bedrock_turn(bedrock_tool(0, f"tooluse_{n}"))) for n in range(4)
+    ]
+    clients = ["ai-sdk-mistral"] * 12 + ["ai-sdk-amazon-bedrock"] * 4
+    one_by_one = [
+        diff_fixture(f, client_adapter(c)).to_dict() for f, c in zip(fixtures, clients, strict=True)
+    ]
+    with ThreadPoolExecutor(8) as pool:
+        side_by_side = list(
+            pool.map(lambda fc: diff_fixture(fc[0], client_adapter(fc[1])).to_dict(),
+                     zip(fixtures, clients, strict=True))
+        )  # fmt: skip
+    assert side_by_side == one_by_one
+    assert len({json.dumps(o["calls"]) for o in side_by_side[:12]}) == 12  # all different
+
+
+def test_a_runner_that_dies_fails_its_waiting_cases_and_is_replaced() -> None:
+    """The node process ends while a case waits on it: that case fails
+    (``NodeExited``, an adapter_crash), and the next case starts a new runner."""
+    import threading
+    import time
+
+    from toolstream.clients.node import _RUNNER, NodeCrash
+
+    fixture = mistral(whole('{"city":"Paris"}'))
+    waiting = client_adapter("ai-sdk-mistral@stall:5", timeout=4.0)
+    failed: list[BaseException] = []
+
+    def case() -> None:
+        try:
+            waiting.run(fixture)
+        except BaseException as error:
+            failed.append(error)
+
+    thread = threading.Thread(target=case)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while _RUNNER.process is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.5)  # the case is streaming (stalled) by now
+    old = _RUNNER.process
+    assert old is not None
+    old.kill()
+    thread.join(10)
+    assert not thread.is_alive()
+    assert len(failed) == 1 and isinstance(failed[0], NodeCrash)
+    assert "exited without an answer" in str(failed[0])
+    outcome = diff_fixture(fixture, client_adapter("ai-sdk-mistral"))
+    assert outcome.classification == "agree"
+    assert _RUNNER.process is not None and _RUNNER.process is not old

@@ -10,19 +10,26 @@ API each calls and what counts as its refusal.  The packages are pinned by
 The node process is started at the first case and kept for the run (one per
 worker process with ``-j``); it says ``{"ready": true}`` once the libraries
 are loaded, so loading them is not counted against the first case's
-deadline.  A case that does not answer within its deadline plus a grace
-second kills the process (the next case starts a new one) and counts as a
-:class:`~toolstream.clients.base.StallTimeout`.
+deadline.  It runs the cases it is sent side by side (the worker's threads
+send up to ``CASE_THREADS`` at once: a case mostly waits for the server's
+paced writes) and answers each when it is done, with its ``seq``.  It
+answers a case at the case's deadline itself (``stalled``: a
+:class:`~toolstream.clients.base.StallTimeout`); a case with no answer a
+grace second later means the process is wedged: it is killed, the cases
+waiting on it fail with that ``StallTimeout``, and the next case starts a
+new one.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import select
 import shutil
 import subprocess
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -91,70 +98,148 @@ def _node_environment() -> dict[str, str]:
 
 
 class _Runner:
-    """The node process of this Python process."""
+    """The node process of this Python process, shared by the threads that
+    run cases side by side: each request carries its own ``seq``, a reader
+    thread files every answer under its ``seq``, and each asking thread
+    waits for its own.
+
+    The runner answers a case at its deadline itself (``stalled``); an
+    answer still missing :data:`GRACE` seconds later means the process is
+    wedged (a library busy in a synchronous loop starves every case): it is
+    killed, every case waiting on it fails, and the next case starts a new
+    one."""
 
     def __init__(self) -> None:
         self.process: subprocess.Popen[bytes] | None = None
-        self.buffer = b""
         self.seq = 0
+        self.lock = threading.Lock()
+        self.answered = threading.Condition(self.lock)
+        self.answers: dict[int, dict[str, Any]] = {}
+        self.failure: dict[int, tuple[type[Exception], str]] = {}
+        """Per process generation: why it ended (what its waiters raise)."""
+        self.generation = 0
 
     def ask(self, request: Mapping[str, Any], wait: float) -> dict[str, Any]:
-        if self.process is None or self.process.poll() is not None:
-            self.process = subprocess.Popen(
-                ["node", str(RUNNER)],
-                cwd=JS_ROOT,
-                env=_node_environment(),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )
-            self.buffer = b""
-            if not self._line(time.monotonic() + STARTUP, STARTUP).get("ready"):
-                self.stop()
-                raise NodeCrash("NodeProtocol: the node runner did not start with its ready line")
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.seq += 1
-        line = json.dumps({"seq": self.seq, **request}).encode("utf-8") + b"\n"
-        self.process.stdin.write(line)
-        self.process.stdin.flush()
-        end = time.monotonic() + wait
-        while True:
-            answer = self._line(end, wait)
-            if answer.get("seq") == self.seq:  # an older case's late answer is dropped
-                return answer
+        with self.lock:
+            if self.process is None or self.process.poll() is not None:
+                if self.process is not None:  # ended before its reader saw it
+                    self._stop(NodeCrash, "NodeExited: the node runner exited without an answer")
+                self._start()
+            assert self.process is not None and self.process.stdin is not None
+            self.seq += 1
+            seq, generation = self.seq, self.generation
+            line = json.dumps({"seq": seq, **request}).encode("utf-8") + b"\n"
+            try:
+                self.process.stdin.write(line)
+                self.process.stdin.flush()
+            except OSError:
+                self._stop(NodeCrash, "NodeExited: the node runner exited without an answer")
+            end = time.monotonic() + wait
+            while seq not in self.answers:
+                failure = self.failure.get(generation)
+                if failure is not None:
+                    kind, message = failure
+                    raise kind(message)
+                left = end - time.monotonic()
+                if left <= 0:
+                    message = f"the node runner did not answer within {wait:g}s"
+                    if self.generation != generation:  # already replaced
+                        raise StallTimeout(message)
+                    self._stop(StallTimeout, message)
+                    continue
+                self.answered.wait(left)
+            return self.answers.pop(seq)
 
-    def _line(self, end: float, wait: float) -> dict[str, Any]:
-        assert self.process is not None and self.process.stdout is not None
-        fd = self.process.stdout.fileno()
-        while b"\n" not in self.buffer:
-            left = end - time.monotonic()
-            ready = select.select([fd], [], [], max(left, 0))[0] if left > 0 else []
-            if not ready:
-                self.stop()
-                raise StallTimeout(f"the node runner did not answer within {wait:g}s")
-            data = os.read(fd, 65536)
-            if not data:
-                self.stop()
-                raise NodeCrash("NodeExited: the node runner exited without an answer")
-            self.buffer += data
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        try:
-            answer = json.loads(line)
-        except ValueError:
-            answer = None
-        if not isinstance(answer, dict):
-            self.stop()
-            raise NodeCrash(f"NodeProtocol: the node runner wrote {line[:80]!r}, not an answer")
-        return answer
+    def _start(self) -> None:
+        """A new runner (the lock held); returns once it said it is ready."""
+        self.generation += 1
+        process = subprocess.Popen(
+            ["node", str(RUNNER)],
+            cwd=JS_ROOT,
+            env=_node_environment(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        assert process.stdout is not None
+        ready = _read_line(process.stdout.fileno(), b"", time.monotonic() + STARTUP)
+        if ready is None or not _parse(ready[0]).get("ready"):
+            process.kill()
+            process.wait()
+            raise NodeCrash("NodeProtocol: the node runner did not start with its ready line")
+        self.process = process
+        threading.Thread(
+            target=self._read,
+            args=(process, self.generation, ready[1]),
+            name="toolstream-node-answers",
+            daemon=True,
+        ).start()
+
+    def _read(self, process: subprocess.Popen[bytes], generation: int, buffer: bytes) -> None:
+        """File the answers of one runner process until it ends."""
+        assert process.stdout is not None
+        fd = process.stdout.fileno()
+        while True:
+            got = _read_line(fd, buffer, None)
+            if got is None:
+                break
+            line, buffer = got
+            answer = _parse(line)
+            with self.lock:
+                if not isinstance(answer.get("seq"), int):
+                    if self.generation == generation:
+                        wrote = f"NodeProtocol: the node runner wrote {line[:80]!r}, not an answer"
+                        self._stop(NodeCrash, wrote)
+                    break
+                self.answers[answer["seq"]] = answer
+                self.answered.notify_all()
+        with self.lock:
+            if self.generation == generation and self.process is process:
+                self._stop(NodeCrash, "NodeExited: the node runner exited without an answer")
+        process.stdout.close()  # here, not in _stop: this thread may be reading it
+
+    def _stop(self, kind: type[Exception], message: str) -> None:
+        """End the current process (the lock held); its waiters raise ``kind(message)``."""
+        self.failure[self.generation] = (kind, message)
+        process, self.process = self.process, None
+        if process is not None:
+            process.kill()
+            process.wait()
+            if process.stdin is not None:
+                with contextlib.suppress(OSError):
+                    process.stdin.close()
+        self.answered.notify_all()
 
     def stop(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-            for pipe in (self.process.stdin, self.process.stdout):
-                if pipe is not None:
-                    pipe.close()
-            self.process = None
+        with self.lock:
+            self._stop(NodeCrash, "NodeExited: the node runner was stopped")
+
+
+def _read_line(fd: int, buffer: bytes, end: float | None) -> tuple[bytes, bytes] | None:
+    """(one line, what follows it) from ``fd``, or None at its end or when
+    ``end`` (a monotonic time) passes first."""
+    while b"\n" not in buffer:
+        if end is not None:
+            left = end - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                return None
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            return None
+        if not data:
+            return None
+        buffer += data
+    line, _, rest = buffer.partition(b"\n")
+    return line, rest
+
+
+def _parse(line: bytes) -> dict[str, Any]:
+    try:
+        answer = json.loads(line)
+    except ValueError:
+        return {}
+    return answer if isinstance(answer, dict) else {}
 
 
 _RUNNER = _Runner()
@@ -165,6 +250,7 @@ class NodeClient(Client):
     """One JavaScript driver (``js/drivers/*.mjs``)."""
 
     extra = None
+    concurrent_runs = True  # cases side by side in the one runner, each by its seq
 
     def __init__(
         self,

@@ -1,6 +1,9 @@
 // toolstream's JavaScript client runner: one node process per run, one JSON
-// line per case on stdin, one JSON line per case on stdout, in order, after
-// a first line {"ready": true} once the libraries are loaded.
+// line per case on stdin, one JSON line per case on stdout, after a first
+// line {"ready": true} once the libraries are loaded.  Cases run side by
+// side (each is its own provider, request and AbortController; they share
+// nothing but the event loop): an answer comes when its case is done, not in
+// the order of the requests, and carries its request's "seq".
 //
 // A request line: {"seq": N, "client": NAME, "root": URL, "v1": URL, "tools": [[name,
 // schema], ...], "tool_choice": VALUE|null, "timeout_ms": N}.  The answer:
@@ -64,6 +67,8 @@ const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of lines) {
   if (!line.trim()) continue;
   const request = JSON.parse(line);
-  const answer = await runCase(request);
-  process.stdout.write(JSON.stringify({ seq: request.seq, ...answer }) + "\n");
+  // not awaited: the next line is read while this case streams
+  runCase(request).then((answer) => {
+    process.stdout.write(JSON.stringify({ seq: request.seq, ...answer }) + "\n");
+  });
 }
