@@ -728,6 +728,27 @@ def render_clients(
     return "\n".join(lines)
 
 
+class _Progress:
+    """A line on stderr at every tenth of the (case, column) runs: the full
+    matrix takes most of an hour on two cores."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done, self.shown, self.started = total, 0, 0, time.monotonic()
+
+    def __call__(self, runs: int) -> None:
+        self.done += runs
+        tenth = self.done * 10 // max(self.total, 1)
+        if tenth > self.shown:
+            self.shown = tenth
+            elapsed = time.monotonic() - self.started
+            print(
+                f"adapters-report: clients {self.done:,}/{self.total:,} runs"
+                f" ({tenth * 10} %, {elapsed:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
 def run_clients(
     corpus: Path, clients: list[str], transports: list[str], jobs: int
 ) -> tuple[list[tuple[str | None, DiffResult]], dict[str, str]]:
@@ -745,7 +766,14 @@ def run_clients(
     cases, unreadable = load_corpus([corpus])
     # the workers of -j N resolve the clients with the same per-case timeout
     loaded = resolve_adapters(specs, timeout=DEFAULT_TIMEOUT)
-    groups = run_delivered(cases, loaded, jobs=jobs, timeout=DEFAULT_TIMEOUT)
+    runnable = sum(1 for item in loaded if item.adapter is not None)
+    groups = run_delivered(
+        cases,
+        loaded,
+        jobs=jobs,
+        timeout=DEFAULT_TIMEOUT,
+        on_progress=_Progress(len(cases) * runnable),
+    )
     return [
         (
             cut,
