@@ -68,7 +68,8 @@ js-if-node:
 		echo "node/npm not found: the JavaScript client tests will be skipped"; \
 	fi
 
-# docs/adapters.md: the built-in adapters, then every client x transport, over corpus/cases
+# docs/adapters.md: the built-in adapters, every client (plain, the whole corpus), then every
+# client x transport over a sample of corpus/cases (most of an hour on two cores)
 adapters-report: $(ADAPTERS_STAMP) js-if-node
 	$(BIN)/python scripts/adapters_report.py
 

@@ -12,7 +12,7 @@ does not depend on the other work):
   -q --format json --fail-on never`` (the plain transport), and how many
   cases the client ran (the rest are ``not_run``: another profile);
 * ``matrix``: the full Python matrix, ``scripts/adapters_report.py --only
-  clients --clients python -j N`` (every Python client under every transport
+  matrix --sample 0 --clients python -j N`` (every Python client under every transport
   of ``toolstream.clients.TRANSPORTS``), rendered into a copy of
   docs/adapters.md in a temporary folder: nothing in the repository changes.
 
@@ -83,7 +83,7 @@ def matrix(corpus: str, clients: list[str], jobs: int) -> None:
     with tempfile.TemporaryDirectory(prefix="toolstream-bench-clients-") as folder:
         docs = Path(folder) / "adapters.md"
         shutil.copyfile(ROOT / "docs" / "adapters.md", docs)
-        argv = [sys.executable, "scripts/adapters_report.py", "--only", "clients"]
+        argv = [sys.executable, "scripts/adapters_report.py", "--only", "matrix", "--sample", "0"]
         argv += ["--corpus", corpus, "--docs", str(docs), "-j", str(jobs)]
         argv += ["--clients", ",".join(clients), "--transports", ",".join(transports)]
         before = load()

@@ -253,7 +253,7 @@ def test_sse_only_transports_are_skipped_for_event_stream_clients() -> None:
         assert client_adapter(f"boto3-converse-stream@{transport}").inapplicable is None
 
 
-def test_cli_names_a_transport_the_client_cannot_receive(tmp_path: Any) -> None:
+def test_cli_names_a_transport_the_client_cannot_receive() -> None:
     needs("boto3")
     seed = SEEDS / "bedrock-text-and-two-tools.json"
     result = CliRunner().invoke(
