@@ -40,6 +40,7 @@ propagates.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Mapping
@@ -124,11 +125,13 @@ class Boto3ConverseStream(Client):
         tool_uses: list[dict[str, Any]] = []
         current: dict[str, Any] = {}
         stop_reason = None
+        stream: Any = None
         try:
             received = []
             with library_raised(f"boto3 {package_version('boto3')} converse_stream"):
                 response = client.converse_stream(**request)
-                for event in response["stream"]:
+                stream = response["stream"]
+                for event in stream:
                     events += 1
                     deadline.check()
                     received.append(event)
@@ -155,6 +158,13 @@ class Boto3ConverseStream(Client):
             return AdapterResult.rejection(
                 f"{type(error).__name__} after {events} event(s): {error}"
             )
+        finally:
+            # closed as an application's cleanup closes it: a stream left to
+            # the garbage collector after a parse error has urllib3 raise
+            # inside its finalizer ("Exception ignored in ... HTTPResponse.stream")
+            if stream is not None:
+                with contextlib.suppress(Exception):
+                    stream.close()
         handed = tool_uses if stop_reason == "tool_use" else []
         calls = tuple(
             AdapterCall(
