@@ -69,7 +69,7 @@ js-if-node:
 	fi
 
 # docs/adapters.md: the built-in adapters, every client (plain, the whole corpus), then every
-# client x transport over a sample of corpus/cases (most of an hour on two cores)
+# client x transport over a sample of corpus/cases (about 35 minutes on two cores)
 adapters-report: $(ADAPTERS_STAMP) js-if-node
 	$(BIN)/python scripts/adapters_report.py
 

@@ -622,7 +622,7 @@ MATRIX_END = "<!-- clients-matrix:end -->"
 MATRIX_SAMPLE = 5
 """Cases per (operator, profile) in the every-transport matrix (see
 :func:`sample`): the whole corpus under all nine transports is about 260,000
-client runs, most of two hours on two cores (docs/performance.md)."""
+client runs, over two hours on two cores (docs/performance.md)."""
 
 
 def sample(cases: list[Any], per: int) -> list[Any]:
