@@ -47,15 +47,22 @@ def serve_spec(name: str) -> str:
     return TRANSPORTS.get(name, name)
 
 
-def cut_transport(name: str) -> bool:
-    """Whether the variant ends the body early (``cut-chunked``, ``cut-close``):
-    the client then receives a prefix of the case, and is judged against it."""
+def _parsed(name: str) -> Any:
+    """The serve transport of a variant name, or None for a malformed spec
+    (left to the server to refuse, with a clear 400)."""
     from toolstream.serve.transport import TransportError, parse_transport
 
     try:
-        return parse_transport(serve_spec(name)).cut_at is not None
+        return parse_transport(serve_spec(name))
     except TransportError:
-        return False
+        return None
+
+
+def cut_transport(name: str) -> bool:
+    """Whether the variant ends the body early (``cut-chunked``, ``cut-close``):
+    the client then receives a prefix of the case, and is judged against it."""
+    transport = _parsed(name)
+    return transport is not None and transport.cut_at is not None
 
 
 def inapplicable(name: str, framing: str, reader: str) -> str | None:
@@ -64,13 +71,8 @@ def inapplicable(name: str, framing: str, reader: str) -> str | None:
     every request (``crlf`` on binary event-stream frames), a column that
     says nothing about the client.  A malformed spec is left to the server
     to refuse (None here)."""
-    from toolstream.serve.transport import TransportError, parse_transport
-
-    try:
-        transport = parse_transport(serve_spec(name))
-    except TransportError:
-        return None
-    return transport.applies_to_framing(framing, reader)
+    transport = _parsed(name)
+    return None if transport is None else transport.applies_to_framing(framing, reader)
 
 
 def delivered(fixture: Mapping[str, Any], name: str) -> dict[str, Any]:

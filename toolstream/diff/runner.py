@@ -391,10 +391,9 @@ def _hang_bound(adapters: Sequence[Adapter]) -> float | None:
     for hung, when every adapter of the batch has a per-case deadline that
     covers a stall (the clients over HTTP); None otherwise (a callable has
     no deadline: a slow one is not a hung one)."""
-    bounds = [getattr(adapter, "timeout", None) for adapter in adapters]
     if not adapters or not all(getattr(a, "client", None) is not None for a in adapters):
         return None
-    return 3 * max(b for b in bounds if isinstance(b, (int, float))) + HANG_GRACE
+    return 3 * max(float(getattr(a, "timeout", 0.0)) for a in adapters) + HANG_GRACE
 
 
 def _worker_batch(task: tuple[tuple[str, ...], list[Case]]) -> list[CaseResult]:
