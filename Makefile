@@ -85,7 +85,7 @@ gateways-report: $(GATEWAYS_STAMP)
 
 # Import every real capture in ../shared/captures and check its verdict.
 captures: $(STAMP)
-	$(BIN)/python -m pytest tests/test_captures.py -q
+	$(BIN)/python -m pytest tests/e2e/test_captures.py -q
 
 # Performance against the floor and the SDK accumulators (docs/performance.md; long).
 bench: $(ADAPTERS_STAMP)

@@ -2,7 +2,7 @@
 
     python bench/fuzz.py --minutes 5 [--only NAME,...] [--batch 200]
 
-Runs the properties of ``tests/test_fuzz.py`` (arbitrary JSON as the
+Runs the properties of ``tests/properties/test_fuzz.py`` (arbitrary JSON as the
 envelope, as chunks/events of every profile, as schemas and arguments, and
 byte-level mutations of the seed files) round-robin, in batches of
 ``--batch`` Hypothesis examples with fresh random seeds, until the time is up.

@@ -7,7 +7,7 @@ engine explode (or, for the laziness case, to make evaluating everything
 expensive), checks the answer, and times it (median of ``--repeat`` runs).
 The bound beside each case is the budget the unit tests used to assert; a
 case over its bound, or with a wrong answer, makes the run exit 1.  The
-answers themselves are unit tests (tests/test_schema_pattern.py); only the
+answers themselves are unit tests (tests/unit/test_schema_pattern.py); only the
 time is measured here (docs/performance.md, "Schema patterns").
 """
 

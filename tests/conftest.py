@@ -9,8 +9,9 @@ Hypothesis profile.
 - **Long runs.**  Tests marked ``slow`` skip unless ``TOOLSTREAM_LONG=1`` is
   set or the marker is selected (``-m slow``).
 - **Hypothesis profiles.**  ``TOOLSTREAM_HYPOTHESIS_PROFILE`` picks one of
-  :data:`PROFILES` (default ``default``).  A test's own ``@settings`` still
-  sets its example count; the profile holds what every property shares.
+  :data:`PROFILES` (default: ``ci`` when ``CI`` is set, as on CI, else
+  ``default``).  A test's own ``@settings`` still sets its example count;
+  the profile holds what every property shares.
 
 See tests/README.md for the tiers and how to run each.
 """
@@ -73,7 +74,9 @@ settings.register_profile("dev", settings.get_profile("default"), database=_HYPO
 
 def pytest_configure(config: pytest.Config) -> None:
     # Before collection: the test modules' own @settings build on the profile.
-    name = os.environ.get(PROFILE_ENV, "default")
+    # CI (which sets CI=true) draws the same examples every run: a red build
+    # reproduces, and a green one is not a lucky draw.
+    name = os.environ.get(PROFILE_ENV) or ("ci" if os.environ.get("CI") else "default")
     if name not in PROFILES:
         raise pytest.UsageError(
             f"{PROFILE_ENV}={name!r}: not a profile (choose from {', '.join(PROFILES)})"

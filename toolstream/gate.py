@@ -81,7 +81,7 @@ CALL_CHECK_ORDER: tuple[tuple[Code, ...], ...] = (
 check with several codes, and so is the check of the tool's schema itself:
 which of its codes a schema breaks first depends on where in the schema).
 The generator's labels mirror it
-(``toolstream_generators._internal.labels.CHECK_ORDER``); tests/test_check_order.py
+(``toolstream_generators._internal.labels.CHECK_ORDER``); tests/unit/test_check_order.py
 holds the two, and this tuple against ``_check_call``'s code, together."""
 
 ReadHook = Callable[[Sequence[Any], int, Fragments | None], None]

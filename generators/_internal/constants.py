@@ -24,7 +24,7 @@ also keeps Hypothesis from writing its constants cache
 
 It patches one private function of the pinned Hypothesis version; if a
 later version renames it, :func:`pinned_constants` raises instead of
-silently drawing install-dependent literals (``tests/test_generators.py``
+silently drawing install-dependent literals (``tests/unit/test_generators.py``
 holds it to that).
 """
 

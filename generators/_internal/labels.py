@@ -21,7 +21,7 @@ is the slot's one finding): read-time rules first (:data:`RANK_FEED`), then
 the terminal, and then :data:`CHECK_ORDER`: id, name, duplicate id,
 conflicting start input, empty arguments, strict JSON, an object, a known
 tool, a usable schema (supported keywords, valid syntax), the arguments
-against the schema.  ``tests/test_check_order.py``
+against the schema.  ``tests/unit/test_check_order.py``
 holds :data:`CHECK_ORDER` against the gate's own declaration of its order
 (the generator never imports the validator; the test reads both).
 """

@@ -968,7 +968,7 @@ CATALOGUE.extend(_build_responses_and_bedrock())
 
 # -- issue 14: gemini, gemini-interactions, cohere, bedrock-invoke ---------------------
 def _build_new_wires() -> list[Entry]:
-    from tests.support.catalogue_wires import build
+    from tests.support.catalogue_gemini_cohere_invoke import build
 
     return build(CATALOGUE, Entry)  # type: ignore[no-any-return]
 

@@ -1,6 +1,6 @@
 """A client whose library never returns, and an adapter that kills its
 process: what the diff workers' watchdog and the parent's error are tested
-on (tests/test_diff_workers.py).  Run as a script, it judges one case in a
+on (tests/clients/test_diff_workers.py).  Run as a script, it judges one case in a
 worker-like process with the hanging client armed as ``-j`` workers arm it.
 """
 

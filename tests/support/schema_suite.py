@@ -2,8 +2,8 @@
 JSON-Schema-Test-Suite: a group is ``(description, schema, [(description,
 instance, valid), ...])``; every schema must pass ``check_schema`` and every
 instance must be valid exactly when ``valid`` says so
-(tests/test_schema_keywords.py, and the fast acceptor against the same cases in
-tests/test_schema_acceptor.py)."""
+(tests/unit/test_schema_keywords.py, and the fast acceptor against the same cases in
+tests/unit/test_schema_acceptor.py)."""
 
 from __future__ import annotations
 

@@ -290,7 +290,8 @@ class Operator(str, enum.Enum):
     ``invalid_json_path``."""
     CUT_FRAME = "cut_frame"
     """Bedrock InvokeModel: a ``chunk`` frame cut in half ->
-    ``unsupported_event``."""
+    ``unsupported_event``, plus ``missing_terminal`` when the cut frame was
+    a stop or the message's end (the terminal it carried never arrives)."""
 
 
 @dataclass(frozen=True)
@@ -304,6 +305,10 @@ class OperatorInfo:
     """Whether the verdict (pass, same calls) is kept."""
     code: str | None
     """The finding code a breaking operator yields (None when preserving)."""
+    also: tuple[str, ...]
+    """Codes the mutation adds by what it removed, depending on where it
+    lands (a cut frame that was a stop loses that terminal): the label holds
+    ``code`` and may hold these, and nothing else of this operator's."""
     apply: Callable[[Draw, Turn, Effects], None]
     applies: Callable[[Turn, Effects], bool]
     """Per-turn applicability (after the registry's profile check)."""
@@ -342,6 +347,7 @@ def _entry(
     applies: Callable[[Turn, Effects], bool],
     *,
     code: str | None = None,
+    also: tuple[str, ...] = (),
     combinable: bool = True,
     turn_level: bool = False,
 ) -> OperatorInfo:
@@ -352,6 +358,7 @@ def _entry(
         profiles=profiles,
         preserving=code is None,
         code=code,
+        also=also,
         apply=fn,
         applies=applies,
         combinable=combinable,
@@ -600,6 +607,7 @@ REGISTRY: dict[str, OperatorInfo] = {
             cut_frame,
             lambda t, f: bool(cut_targets(t, f)),
             code="unsupported_event",
+            also=("missing_terminal",),
         ),
     ]
 }

@@ -1,0 +1,215 @@
+"""The closed world (issue 13): every item of a turn is understood by its
+profile or blocks the turn.
+
+An item taken from another wire's vocabulary, inserted anywhere in a valid
+stream of a profile (a tool turn or a text-only one), must give
+``unsupported_event`` and ``blocked``: never ``not_applicable`` (which
+would say "no tool activity" about a stream the profile could not read) and
+never ``pass``.  Provider errors, which every wire has under the name
+``error``, are the one shared item: they block with ``provider_error``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.support.builders import (
+    anthropic,
+    anthropic_turn,
+    bedrock,
+    bedrock_tool,
+    bedrock_turn,
+    br_message_start,
+    br_message_stop,
+    br_metadata,
+    br_start,
+    br_stop,
+    br_text,
+    chunk,
+    json_delta,
+    message_delta,
+    message_item,
+    message_start,
+    message_stop,
+    openai,
+    resp_created,
+    resp_end,
+    responses,
+    responses_call,
+    responses_turn,
+    text_chunk,
+    text_delta,
+    text_start,
+    tool_block,
+    tool_start,
+    weather_call,
+)
+from tests.support.builders_gemini_cohere_invoke import (
+    gem_call,
+    gem_chunk,
+    gem_finish,
+    gemini,
+    streamed_city,
+)
+from toolstream import validate
+
+# -- each wire's vocabulary (errors aside) ------------------------------------
+
+CHAT = [
+    text_chunk("Hello"),
+    chunk(finish="tool_calls"),
+    *weather_call(),
+    {"id": "c", "object": "chat.completion.chunk", "choices": [], "usage": {"total_tokens": 3}},
+]
+ANTHROPIC = [
+    message_start(),
+    tool_start(0),
+    text_start(0),
+    text_delta(0, "Hi"),
+    json_delta(0, "{}"),
+    {"type": "content_block_stop", "index": 0},
+    message_delta(),
+    message_stop(),
+    {"type": "ping"},
+]
+RESPONSES = [
+    resp_created(),
+    *responses_call(),
+    *message_item(0),
+    resp_end(),
+    {"type": "response.in_progress", "sequence_number": 1, "response": {"id": "resp_1"}},
+]
+BEDROCK = [
+    br_message_start(),
+    br_start(0),
+    br_text(0, "Hi"),
+    *bedrock_tool(),
+    br_stop(0),
+    br_message_stop(),
+    br_metadata(),
+]
+# Wires no profile reads: what a forced --profile meets.
+GEMINI = [
+    {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"functionCall": {"name": "w", "args": {}}}]}}
+        ],
+        "usageMetadata": {"totalTokenCount": 3},
+    },
+    {"candidates": [{"content": {"parts": [{"text": ""}]}, "finishReason": "STOP"}]},
+]
+COHERE = [
+    {"type": "message-start", "id": "m", "delta": {"message": {"role": "assistant"}}},
+    {
+        "type": "tool-call-start",
+        "index": 0,
+        "delta": {"message": {"tool_calls": {"id": "c", "type": "function"}}},
+    },
+    {"type": "tool-call-delta", "index": 0, "delta": {"message": {"tool_calls": {}}}},
+    {"type": "message-end", "delta": {"finish_reason": "TOOL_CALL", "usage": {}}},
+]
+
+VOCABULARY = {
+    "chat": CHAT,
+    "anthropic": ANTHROPIC,
+    "responses": RESPONSES,
+    "bedrock": BEDROCK,
+    "gemini": GEMINI,
+    "cohere": COHERE,
+}
+# (profile, its own vocabulary, how to wrap a stream, valid streams)
+PROFILES: dict[str, tuple[str, Any, list[list[Any]]]] = {
+    "openai": (
+        "chat",
+        lambda events: openai(events),
+        [weather_call(), [text_chunk("Hello"), text_chunk("", finish="stop")]],
+    ),
+    "mistral": (
+        "chat",
+        lambda events: openai(events, profile="mistral"),
+        [weather_call(), [text_chunk("Hello"), text_chunk("", finish="stop")]],
+    ),
+    "anthropic": (
+        "anthropic",
+        anthropic,
+        [
+            anthropic_turn(tool_block()),
+            anthropic_turn(
+                [text_start(0), text_delta(0, "Hi"), {"type": "content_block_stop", "index": 0}],
+                reason="end_turn",
+            ),
+        ],
+    ),
+    "openai-responses": (
+        "responses",
+        responses,
+        [responses_turn(responses_call()), responses_turn(message_item(0))],
+    ),
+    "bedrock": (
+        "bedrock",
+        bedrock,
+        [
+            bedrock_turn(bedrock_tool()),
+            bedrock_turn([br_text(0, "Hi"), br_stop(0)], reason="end_turn"),
+        ],
+    ),
+    # (A chunk without candidates is a usage chunk only when it holds nothing
+    # but GenerateContentResponse members: another wire's chunk is refused.)
+    "gemini": (
+        "gemini",
+        gemini,
+        [
+            [gem_chunk(gem_call()), *streamed_city("Lyon", (2,)), gem_finish()],
+            [gem_chunk({"text": "Hi"}), gem_finish()],
+        ],
+    ),
+}
+
+
+def test_the_valid_streams_are_valid() -> None:
+    # The property below is only worth something if the streams it breaks
+    # were right to begin with: a tool turn passes, a text turn has no
+    # tool activity.
+    for profile, (_, wrap, (tool, text)) in PROFILES.items():
+        assert validate(wrap(tool)).status == "pass", profile
+        assert validate(wrap(text)).status == "not_applicable", profile
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(data=st.data())
+def test_an_item_of_another_wire_blocks_the_turn(data: st.DataObject) -> None:
+    profile = data.draw(st.sampled_from(sorted(PROFILES)), label="profile")
+    own, wrap, streams = PROFILES[profile]
+    stream = list(data.draw(st.sampled_from(streams), label="stream"))
+    wire = data.draw(st.sampled_from(sorted(set(VOCABULARY) - {own})), label="wire")
+    item = data.draw(st.sampled_from(VOCABULARY[wire]), label="item")
+    where = data.draw(st.integers(0, len(stream)), label="where")
+    stream.insert(where, item)
+    report = validate(wrap(stream))
+    assert report.status == "blocked", report.to_json()
+    assert "unsupported_event" in report.codes, report.to_json()
+
+
+ERRORS = {
+    "openai": {"error": {"message": "overloaded", "type": "server_error"}},
+    "mistral": {"object": "error", "message": "overloaded", "type": "server_error", "code": 503},
+    "anthropic": {"type": "error", "error": {"type": "overloaded_error", "message": "x"}},
+    "openai-responses": {"type": "error", "code": "server_error", "message": "x"},
+    "bedrock": {"modelStreamErrorException": {"message": "x"}},
+    "gemini": {"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}},
+}
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+@pytest.mark.parametrize("kind", ["tool", "text"])
+def test_a_provider_error_blocks_whatever_else_the_turn_holds(profile: str, kind: str) -> None:
+    _, wrap, (tool, text) = PROFILES[profile]
+    stream = list(tool if kind == "tool" else text)
+    for where in range(len(stream) + 1):
+        report = validate(wrap([*stream[:where], ERRORS[profile], *stream[where:]]))
+        assert report.status == "blocked", report.to_json()
+        assert "provider_error" in report.codes, report.to_json()

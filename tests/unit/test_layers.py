@@ -1,0 +1,93 @@
+"""One table per layer, checked: every profile the validator knows
+(``toolstream.profiles.PROFILES``) is known to every layer that must know it,
+so a wire format cannot be half-added.
+
+Each layer is one row of :data:`LAYERS`: a name that says where to add the
+format, and a check run on the profile's seed (``corpus/seeds``).  Where the
+layer has a behaviour, the row checks the behaviour (import detection names
+the profile of the seed's own stream, shrink locates its slots), not only a
+key in a table.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolstream.capture import Record
+from toolstream.corpus import shrink
+from toolstream.importer.detect import DetectionError, detect_profile
+from toolstream.profiles import PROFILES
+from toolstream.serve.endpoints import ENDPOINTS
+from toolstream_generators._internal.model import WIRES
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS: dict[str, dict[str, Any]] = {}
+for _path in sorted((ROOT / "corpus" / "seeds").glob("*.json")):
+    _seed = json.loads(_path.read_text("utf-8"))
+    SEEDS.setdefault(_seed["profile"], _seed)
+
+
+def _documented() -> set[str]:
+    """Profiles with a section of their own in docs/validator.md: a ``###``
+    heading naming them before its first colon (``### openai and mistral``,
+    ``### `gemini`: Gemini API ...``)."""
+    text = (ROOT / "docs" / "validator.md").read_text("utf-8")
+    names: set[str] = set()
+    for heading in re.findall(r"^### (.*)$", text, flags=re.MULTILINE):
+        names.update(re.findall(r"[a-z][a-z-]*[a-z]", heading.split(":", 1)[0]))
+    return names
+
+
+DOCUMENTED = _documented()
+
+
+def _detected(profile: str, seed: dict[str, Any]) -> bool:
+    stream = seed[PROFILES[profile].stream_key]
+    records = [
+        Record(payload=item, event=None, location=f"line {i + 1}") for i, item in enumerate(stream)
+    ]
+    try:
+        return detect_profile(records, "jsonl", seed.get("request")).profile == profile
+    except DetectionError:
+        return False
+
+
+def _shrinkable(profile: str, seed: dict[str, Any]) -> bool:
+    try:
+        return bool(shrink.slots(seed))  # every seed holds tool calls
+    except NotImplementedError:
+        return False
+
+
+LAYERS: dict[str, Callable[[str, dict[str, Any]], bool]] = {
+    "generator WIRES (toolstream_generators/_internal/model)": lambda p, s: p in WIRES,
+    "import detection (toolstream/importer/detect.py)": _detected,
+    "shrink slot pieces (Profile.slot_pieces, used by toolstream/corpus/shrink.py)": _shrinkable,
+    "serve ENDPOINTS (toolstream/serve/endpoints)": lambda p, s: p in ENDPOINTS,
+    'a section in docs/validator.md': lambda p, s: p in DOCUMENTED,
+}
+"""Every layer that must know every profile, and how to ask it."""
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_every_layer_knows_every_profile(profile: str) -> None:
+    seed = SEEDS.get(profile)
+    if seed is None:
+        missing = [(profile, "a seed in corpus/seeds (every other layer is checked on it)")]
+    else:
+        missing = [(profile, layer) for layer, knows in LAYERS.items() if not knows(profile, seed)]
+    assert not missing, "missing (profile, layer) pairs:\n" + "\n".join(
+        f"  ({p!r}, {layer})" for p, layer in missing
+    )
+
+
+def test_no_layer_has_a_row_for_a_profile_the_validator_does_not_know() -> None:
+    tables = {"generator WIRES": set(WIRES), "serve ENDPOINTS": set(ENDPOINTS)}
+    extra = [(name, sorted(keys - set(PROFILES))) for name, keys in tables.items()]
+    assert all(not keys for _, keys in extra), extra
