@@ -22,9 +22,9 @@ from tests.support.corpus_cases import (
     write_case,
 )
 from toolstream.adapters import registry
+from toolstream.caseio import MANIFEST_NAME
 from toolstream.cli import cli
 from toolstream.corpus import shrink as S
-from toolstream.corpus.caseio import MANIFEST_NAME
 
 
 def run(*args: Any) -> Result:

@@ -16,12 +16,11 @@ import pytest
 from click.testing import CliRunner
 
 from tests.support.corpus_cases import ROOT, SEEDS
-from toolstream import schema
+from toolstream import caseio, schema
+from toolstream.caseio import MANIFEST_NAME, discover, file_sha256, manifest_cases
 from toolstream.cli import cli
-from toolstream.corpus import caseio
 from toolstream.corpus import verify as verifying
 from toolstream.corpus.case_schema import CASE_SCHEMA, GENERATED_META_KEYS
-from toolstream.corpus.caseio import MANIFEST_NAME, discover, file_sha256, manifest_cases
 from toolstream.corpus.generate import (
     SHIPPED_COUNT,
     SHIPPED_SEED,

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from tests.support.corpus_cases import hand_corpus, seed, write_case
-from toolstream.corpus import caseio
-from toolstream.corpus.caseio import (
+from toolstream import caseio
+from toolstream.caseio import (
     MANIFEST_NAME,
     atomic_write,
     discover,

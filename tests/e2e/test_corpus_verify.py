@@ -10,8 +10,8 @@ import pytest
 
 from tests.support.corpus_cases import SEEDS, hand_corpus, planted_openai, seed, verdict, write_case
 from toolstream.api import validate
+from toolstream.caseio import CaseRef, discover
 from toolstream.corpus import verify as verifying
-from toolstream.corpus.caseio import CaseRef, discover
 from toolstream.corpus.label import compare, label_of, label_problems
 
 

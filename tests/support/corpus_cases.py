@@ -16,7 +16,7 @@ from typing import Any
 
 from toolstream.adapters.base import Adapter, AdapterCall, AdapterResult
 from toolstream.api import validate_bytes
-from toolstream.corpus.caseio import dump_json, fixture_digest, write_manifest
+from toolstream.caseio import dump_json, fixture_digest, write_manifest
 from toolstream.corpus.label import label_of
 from toolstream.profiles import PROFILES
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolstream.corpus.caseio import load_case
+from toolstream.caseio import load_case
 
 Call = tuple[Any, Any, Any]
 """(id, name, arguments text) -- or, for Anthropic, the parsed ``input``."""

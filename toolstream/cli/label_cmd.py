@@ -32,7 +32,7 @@ def label(fixtures: tuple[str, ...], yes: bool, force: bool) -> None:
     file that cannot be read or is not a fixture).
     """
     from toolstream.api import validate_bytes
-    from toolstream.corpus.caseio import atomic_write, dump_json
+    from toolstream.caseio import atomic_write, dump_json
     from toolstream.corpus.label import label_of
 
     planned: list[tuple[Path, bytes]] = []

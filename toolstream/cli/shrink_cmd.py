@@ -12,10 +12,10 @@ from rich.table import Table
 from rich.text import Text
 
 from toolstream.api import validate_bytes
+from toolstream.caseio import atomic_write, dump_json, fixture_digest, load_case, strip_case
 from toolstream.cli.errors import Misuse
 from toolstream.cli.render import console, format_option
 from toolstream.corpus import shrink as shrinking
-from toolstream.corpus.caseio import atomic_write, dump_json, fixture_digest, load_case, strip_case
 from toolstream.corpus.label import expect_summary, label_of
 from toolstream.findings import Code
 

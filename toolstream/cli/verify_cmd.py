@@ -10,10 +10,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from toolstream.caseio import atomic_write, discover
 from toolstream.cli.errors import Misuse
 from toolstream.cli.render import console, format_option
 from toolstream.corpus import verify as verifying
-from toolstream.corpus.caseio import atomic_write, discover
 from toolstream.corpus.junit import junit_xml
 from toolstream.profiles import PROFILES
 

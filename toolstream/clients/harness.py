@@ -40,10 +40,10 @@ from typing import Any, Final
 from urllib.parse import quote
 
 from toolstream.adapters.base import GENERATED_ID, Adapter, AdapterResult, AdapterUnavailable
+from toolstream.caseio import fixture_digest
 from toolstream.clients.base import Client, Target
 from toolstream.clients.registry import get_client
 from toolstream.clients.transports import cut_transport, delivered, inapplicable, serve_spec
-from toolstream.corpus.caseio import fixture_digest
 
 __all__ = [
     "DEFAULT_TIMEOUT",

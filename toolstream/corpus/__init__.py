@@ -1,7 +1,5 @@
 """The labelled corpus workflow: generate, verify, shrink.
 
-* :mod:`toolstream.corpus.caseio` -- the case file format, atomic writes,
-  discovery, ``MANIFEST.jsonl``;
 * :mod:`toolstream.corpus.label` -- labels and how a verdict is compared;
 * :mod:`toolstream.corpus.verify` -- check cases (serially, in processes, by shard);
 * :mod:`toolstream.corpus.junit` -- JUnit XML;
@@ -12,10 +10,12 @@
 
 Everything but ``generate`` (and the pytest plugin, which needs pytest) uses
 only the standard library; the commands live in ``toolstream.cli``.
-See ``docs/corpus.md``.
+The case file format itself (atomic writes, discovery, ``MANIFEST.jsonl``)
+is :mod:`toolstream.caseio`, one layer down: serve, diff, the clients, the
+gateway check and import read cases too.  See ``docs/corpus.md``.
 """
 
-from toolstream.corpus.caseio import MANIFEST_NAME, atomic_write, dump_json, fixture_digest
+from toolstream.caseio import MANIFEST_NAME, atomic_write, dump_json, fixture_digest
 from toolstream.corpus.label import compare, label_of, label_problems
 
 __all__ = [

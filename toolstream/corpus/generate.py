@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolstream.corpus.caseio import (
+from toolstream.caseio import (
     CASE_SUFFIX,
     DIGEST_CHARS,
     MANIFEST_NAME,

@@ -189,7 +189,7 @@ def check_adapter(
 
 def load_cases(path: str | Path) -> list[Case]:
     """Every case under a corpus folder (or one case file), sorted by id."""
-    from toolstream.corpus.caseio import discover, load_case, strip_case
+    from toolstream.caseio import discover, load_case, strip_case
 
     found = discover([path])
     cases = []

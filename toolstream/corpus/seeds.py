@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from toolstream.corpus.caseio import atomic_write
+from toolstream.caseio import atomic_write
 
 PACKAGE_FOLDER = "seed_files"
 

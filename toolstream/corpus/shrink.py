@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolstream.api import validate_bytes
-from toolstream.corpus.caseio import dump_json
+from toolstream.caseio import dump_json
 from toolstream.corpus.label import compare, label_problems, report_summary
 from toolstream.profiles import PROFILES
 from toolstream.report import Report

@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any
 
 from toolstream.api import validate_bytes
-from toolstream.corpus.caseio import CaseRef, load_case
+from toolstream.caseio import CaseRef, load_case
 from toolstream.corpus.label import (
     compare,
     expect_summary,

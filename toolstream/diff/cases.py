@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from toolstream.corpus.caseio import case_files, load_case, strip_case
+from toolstream.caseio import case_files, load_case, strip_case
 
 __all__ = [
     "NO_OPERATOR",

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from toolstream.corpus.caseio import fixture_digest
+from toolstream.caseio import fixture_digest
 from toolstream.diff.cases import Case, Unreadable
 from toolstream.diff.runner import reference_of
 from toolstream.gateway.classify import (

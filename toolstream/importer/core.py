@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from toolstream.capture import Capture, CaptureError, Record, read_capture
-from toolstream.corpus.caseio import atomic_write
+from toolstream.caseio import atomic_write
 from toolstream.importer.containers import ContainerError, Interaction, open_container
 from toolstream.importer.detect import (
     Detection,
@@ -606,7 +606,7 @@ def dump_fixture(fixture: Mapping[str, Any]) -> str:
 
 
 def write_fixture(path: str | os.PathLike[str], text: str) -> None:
-    """Write atomically (:func:`toolstream.corpus.caseio.atomic_write`)."""
+    """Write atomically (:func:`toolstream.caseio.atomic_write`)."""
     atomic_write(path, text.encode("ascii"))
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolstream.corpus.caseio import discover, fixture_digest
+from toolstream.caseio import discover, fixture_digest
 
 __all__ = [
     "CaseIndex",
