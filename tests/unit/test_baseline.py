@@ -1,0 +1,171 @@
+"""Baselines: known disagreements pass, new ones fail, fixed ones are reported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolstream.baseline import (
+    BaselineEntry,
+    BaselineError,
+    compare,
+    entries_from_diff,
+    judged_from_diff,
+    read_baseline,
+    signature_of,
+    write_baseline,
+)
+from toolstream.diff.classify import CallDifference, Outcome
+
+
+def _diff(results: dict[str, dict[str, dict[str, Any]]]) -> dict[str, Any]:
+    """A diff JSON object: case path -> adapter name -> result."""
+    return {
+        "format": "toolstream-diff/1",
+        "cases": [{"path": path, "results": by_name} for path, by_name in results.items()],
+    }
+
+
+UNSAFE = {"classification": "unsafe_accept", "detail": "x", "rejected": False, "calls": []}
+AGREE = {"classification": "agree", "detail": "", "rejected": True, "calls": []}
+CRASH = {"classification": "adapter_crash", "error": "TypeError: bad", "detail": "y"}
+WRONG = {
+    "classification": "wrong_calls",
+    "differences": [
+        {"field": "name", "kind": "name", "call": 0},
+        {"field": "arguments", "kind": "bytes", "call": 1},
+        {"field": "id", "kind": "id", "call": 0},
+    ],
+}
+NOT_RUN = {"classification": "not_run", "detail": "profile"}
+
+
+def test_entries_from_diff_keys_and_signatures() -> None:
+    data = _diff(
+        {
+            "cases/b.json": {"openai-chat-create@cut-close": UNSAFE, "openai-chat-create": AGREE},
+            "cases/a.json": {"anthropic-messages": CRASH, "openai-chat-create": WRONG},
+            "cases/c.json": {"openai-chat-create": NOT_RUN},
+        }
+    )
+    assert entries_from_diff(data) == [
+        BaselineEntry(
+            "cases/a.json",
+            "anthropic-messages",
+            "plain",
+            "adapter_crash",
+            "adapter_crash:TypeError",
+        ),
+        BaselineEntry(
+            "cases/a.json",
+            "openai-chat-create",
+            "plain",
+            "wrong_calls",
+            "wrong_calls:arguments-bytes,id,name",
+        ),
+        BaselineEntry(
+            "cases/b.json", "openai-chat-create", "cut-close", "unsafe_accept", "unsafe_accept"
+        ),
+    ]
+    assert judged_from_diff(data) == {
+        ("cases/a.json", "anthropic-messages", "plain"),
+        ("cases/a.json", "openai-chat-create", "plain"),
+        ("cases/b.json", "openai-chat-create", "cut-close"),
+        ("cases/b.json", "openai-chat-create", "plain"),
+    }
+
+
+def test_signature_matches_the_outcome_signature() -> None:
+    outcomes = [
+        Outcome("unsafe_accept"),
+        Outcome("false_reject", rejected=True),
+        Outcome("adapter_crash", error="KeyError: 'x'", error_type="KeyError"),
+        Outcome(
+            "wrong_calls",
+            differences=(
+                CallDifference("arguments", "value", 0, "{}", '{"a":1}'),
+                CallDifference("count", "count", None, 1, 2),
+            ),
+        ),
+        Outcome("agree"),
+    ]
+    for outcome in outcomes:
+        assert signature_of(outcome.to_dict()) == outcome.signature
+
+
+def test_round_trip_write_pass_new_fixed(tmp_path: Path) -> None:
+    path = tmp_path / "baseline.jsonl"
+    day_one = _diff(
+        {
+            "cases/a.json": {"openai-chat-create": UNSAFE, "anthropic-messages": CRASH},
+            "cases/b.json": {"openai-chat-create": WRONG},
+        }
+    )
+    write_baseline(path, entries_from_diff(day_one))
+    first_bytes = path.read_bytes()
+    # Deterministic and diff-friendly: same entries, any order, same bytes.
+    write_baseline(path, reversed(entries_from_diff(day_one)))
+    assert path.read_bytes() == first_bytes
+    lines = first_bytes.decode().splitlines()
+    assert lines[0] == '{"format": "toolstream-baseline/1"}'
+    assert lines[1:] == sorted(lines[1:]) and len(lines) == 4
+    baseline = read_baseline(path)
+
+    # The same run passes: everything known.
+    new, known, fixed = compare(entries_from_diff(day_one), baseline)
+    assert (new, fixed) == ([], []) and len(known) == 3
+
+    # A new disagreement fails; a case now disagreeing another way is new too.
+    later = _diff(
+        {
+            "cases/a.json": {"openai-chat-create": UNSAFE, "anthropic-messages": CRASH},
+            "cases/b.json": {"openai-chat-create": UNSAFE},
+            "cases/c.json": {"openai-chat-create": UNSAFE},
+        }
+    )
+    new, known, fixed = compare(entries_from_diff(later), baseline)
+    assert [(e.case, e.signature) for e in new] == [
+        ("cases/b.json", "unsafe_accept"),
+        ("cases/c.json", "unsafe_accept"),
+    ]
+    assert fixed == [] and len(known) == 2
+
+    # A known one that now agrees is reported fixed; one not run is not.
+    fixed_run = _diff(
+        {
+            "cases/a.json": {"openai-chat-create": AGREE, "anthropic-messages": NOT_RUN},
+            "cases/b.json": {"openai-chat-create": WRONG},
+        }
+    )
+    new, known, fixed = compare(
+        entries_from_diff(fixed_run), baseline, judged=judged_from_diff(fixed_run)
+    )
+    assert new == [] and [e.case for e in known] == ["cases/b.json"]
+    assert [(e.case, e.client) for e in fixed] == [("cases/a.json", "openai-chat-create")]
+    # Without the judged set every absent entry counts as fixed.
+    _, _, fixed_all = compare(entries_from_diff(fixed_run), baseline)
+    assert len(fixed_all) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty file"),
+        ('{"format": "other"}\n', "line 1"),
+        ('{"format": "toolstream-baseline/1"}\nnot json\n', "line 2 is not JSON"),
+        ('{"format": "toolstream-baseline/1"}\n{"case": "a"}\n', "line 2 must be"),
+    ],
+)
+def test_malformed_baseline_is_one_line_error(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "b.jsonl"
+    path.write_text(text)
+    with pytest.raises(BaselineError, match=message) as info:
+        read_baseline(path)
+    assert "\n" not in str(info.value)
+
+
+def test_missing_baseline(tmp_path: Path) -> None:
+    with pytest.raises(BaselineError, match="cannot read"):
+        read_baseline(tmp_path / "absent.jsonl")

@@ -1,0 +1,208 @@
+"""Baselines: the disagreements a project already knows about.
+
+A project that adopts the kit has known disagreements on day one.  A baseline
+file records them, so that a run fails only on new ones and says when a known
+one is fixed.  Pure functions, no CLI: ``toolstream diff --baseline`` and the
+pytest plugin read the same file.
+
+An entry is keyed by the case id (its path as the diff run names it, with
+``/`` separators), the client (or adapter) name, the transport (``plain`` for
+a name without ``@TRANSPORT``), the classification and the signature (how it
+disagrees: the classification, plus the exception type of a crash or the
+differing fields of wrong calls, as :attr:`toolstream.diff.classify.Outcome.signature`).
+
+The file is diff-friendly: a first line naming the format, then one JSON
+object per line, sorted, with sorted keys, no timestamps.  Writing the same
+entries twice gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+__all__ = [
+    "FORMAT",
+    "BaselineEntry",
+    "BaselineError",
+    "compare",
+    "entries_from_diff",
+    "judged_from_diff",
+    "read_baseline",
+    "signature_of",
+    "write_baseline",
+]
+
+FORMAT: Final = "toolstream-baseline/1"
+"""The first line of a baseline file (as a JSON object ``{"format": ...}``)."""
+
+_DISAGREEMENTS: Final = ("unsafe_accept", "wrong_calls", "false_reject", "adapter_crash")
+_FIELDS: Final = ("case", "client", "transport", "classification", "signature")
+
+
+class BaselineError(ValueError):
+    """A baseline file that cannot be read; the message is one line."""
+
+
+@dataclass(frozen=True, order=True)
+class BaselineEntry:
+    """One known disagreement.  Ordered by its fields, in the order declared."""
+
+    case: str
+    client: str
+    transport: str
+    classification: str
+    signature: str
+
+    @property
+    def where(self) -> tuple[str, str, str]:
+        """(case, client, transport): which run of which case this is."""
+        return (self.case, self.client, self.transport)
+
+    def to_dict(self) -> dict[str, str]:
+        return {name: getattr(self, name) for name in _FIELDS}
+
+    def describe(self) -> str:
+        transport = "" if self.transport == "plain" else f"@{self.transport}"
+        return f"{self.case} {self.client}{transport}: {self.signature}"
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    client, sep, transport = name.partition("@")
+    return client, (transport if sep else "plain")
+
+
+def _case_id(path: str) -> str:
+    return path.replace("\\", "/")
+
+
+def signature_of(result: Mapping[str, Any]) -> str | None:
+    """The signature of one adapter's result as the diff JSON gives it
+    (``cases[].results[NAME]``), or ``None`` when it does not disagree.
+    The same string as ``Outcome.signature`` for the same outcome."""
+    classification = result.get("classification")
+    if classification not in _DISAGREEMENTS:
+        return None
+    if classification == "adapter_crash":
+        error = str(result.get("error") or "")
+        error_type = error.split(":", 1)[0].strip() if error else "None"
+        return f"adapter_crash:{error_type}"
+    if classification == "wrong_calls":
+        parts = sorted(
+            {
+                (
+                    str(d.get("field"))
+                    if d.get("field") != "arguments"
+                    else f"arguments-{d.get('kind')}"
+                )
+                for d in result.get("differences") or ()
+                if isinstance(d, Mapping)
+            }
+        )
+        return f"wrong_calls:{','.join(parts)}"
+    return str(classification)
+
+
+def entries_from_diff(data: Mapping[str, Any]) -> list[BaselineEntry]:
+    """The disagreements of a diff run (its JSON object: ``toolstream diff
+    --format json``, or ``DiffResult.to_dict()``), sorted."""
+    out: set[BaselineEntry] = set()
+    for case in data.get("cases") or ():
+        path = _case_id(str(case.get("path")))
+        for name, result in sorted((case.get("results") or {}).items()):
+            signature = signature_of(result)
+            if signature is None:
+                continue
+            client, transport = _split_name(name)
+            out.add(
+                BaselineEntry(path, client, transport, str(result["classification"]), signature)
+            )
+    return sorted(out)
+
+
+def judged_from_diff(data: Mapping[str, Any]) -> set[tuple[str, str, str]]:
+    """(case, client, transport) of every run the diff actually judged (not
+    ``not_run``): a baseline entry outside this set was not tried, so it is
+    neither known nor fixed."""
+    out: set[tuple[str, str, str]] = set()
+    for case in data.get("cases") or ():
+        path = _case_id(str(case.get("path")))
+        for name, result in (case.get("results") or {}).items():
+            if result.get("classification") == "not_run":
+                continue
+            client, transport = _split_name(name)
+            out.add((path, client, transport))
+    return out
+
+
+def write_baseline(path: str | Path, entries: Iterable[BaselineEntry]) -> None:
+    """Write ``entries`` (deduplicated, sorted) to ``path``."""
+    lines = [json.dumps({"format": FORMAT}, sort_keys=True)]
+    lines.extend(
+        json.dumps(e.to_dict(), sort_keys=True, ensure_ascii=True) for e in sorted(set(entries))
+    )
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8", newline="\n")
+
+
+def read_baseline(path: str | Path) -> list[BaselineEntry]:
+    """The entries of a baseline file, sorted.  Raises :class:`BaselineError`
+    (one line: the file and what is wrong) for a missing or malformed file."""
+    where = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BaselineError(f"{where}: cannot read the baseline: {exc.strerror}") from None
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise BaselineError(f"{where}: empty file, not a {FORMAT} baseline")
+    try:
+        header = json.loads(lines[0])
+    except ValueError:
+        header = None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise BaselineError(f'{where}: line 1 is not {{"format": "{FORMAT}"}}')
+    out: set[BaselineEntry] = set()
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            item = json.loads(line)
+        except ValueError:
+            raise BaselineError(f"{where}: line {number} is not JSON") from None
+        if (
+            not isinstance(item, dict)
+            or sorted(item) != sorted(_FIELDS)
+            or not all(isinstance(item[k], str) for k in _FIELDS)
+        ):
+            raise BaselineError(
+                f"{where}: line {number} must be an object of strings {', '.join(_FIELDS)}"
+            )
+        out.add(BaselineEntry(**{k: item[k] for k in _FIELDS}))
+    return sorted(out)
+
+
+def compare(
+    current: Iterable[BaselineEntry],
+    baseline: Iterable[BaselineEntry],
+    *,
+    judged: set[tuple[str, str, str]] | None = None,
+) -> tuple[list[BaselineEntry], list[BaselineEntry], list[BaselineEntry]]:
+    """``(new, known, fixed)``, each sorted.
+
+    ``new``: current disagreements the baseline does not record (with the
+    same classification and signature: a known case that now disagrees in
+    another way is new).  ``known``: current disagreements it records.
+    ``fixed``: recorded entries whose (case, client, transport) no longer
+    disagrees at all: "remove it from the baseline".  With ``judged`` (the
+    runs the current diff tried, :func:`judged_from_diff`), a recorded entry
+    whose run was not tried is not fixed: it was not looked at."""
+    recorded = set(baseline)
+    now = set(current)
+    disagreeing = {e.where for e in now}
+    new = sorted(now - recorded)
+    known = sorted(now & recorded)
+    fixed = sorted(
+        e for e in recorded if e.where not in disagreeing and (judged is None or e.where in judged)
+    )
+    return new, known, fixed
