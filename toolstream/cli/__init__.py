@@ -51,6 +51,9 @@ def _register() -> None:
     from toolstream.cli import diff_cmd
 
     cli.add_command(diff_cmd.diff)
+    from toolstream.cli import repro_cmd
+
+    cli.add_command(repro_cmd.repro)
     from toolstream.cli import serve_cmd
     cli.add_command(serve_cmd.serve)
 
