@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: gateways-report adapters-js js-if-node test lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns bench-clients
+.PHONY: gateways-report adapters-js js-if-node test release-check lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns bench-clients
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,10 +14,15 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-test: $(STAMP) js-if-node
+test: $(STAMP) js-if-node release-check
 	$(BIN)/ruff check toolstream generators tests bench scripts setup.py
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
+
+# The release check: the standard-library suite at the top of tests/ under the bare
+# interpreter (-S: no site-packages, so nothing installed), the command the design names.
+release-check:
+	PYTHONDONTWRITEBYTECODE=1 $(PYTHON) -S -m unittest discover -s tests -p 'test_*.py'
 
 lint: $(STAMP)
 	$(BIN)/ruff check toolstream generators tests bench scripts setup.py
