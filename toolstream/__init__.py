@@ -9,7 +9,8 @@ from typing import Any
 
 from toolstream.api import validate, validate_bytes
 from toolstream.findings import Code, Finding
-from toolstream.gate import Gate
+from toolstream.gate import Gate, wire_form
+from toolstream.guard import Guarded, ToolCallsBlocked, guard
 from toolstream.limits import DEFAULT_LIMITS, Limits
 from toolstream.report import CallReport, Report, Status
 
@@ -21,13 +22,17 @@ __all__ = [
     "Code",
     "Finding",
     "Gate",
+    "Guarded",
     "Limits",
     "Rejected",
     "Report",
     "Status",
+    "ToolCallsBlocked",
     "__version__",
+    "guard",
     "validate",
     "validate_bytes",
+    "wire_form",
 ]
 
 

@@ -31,6 +31,7 @@ when it is applicable and has no finding at all.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -96,11 +97,76 @@ for an item read on its own."""
 _UNREAD_CODES = frozenset({Code.UNSUPPORTED_EVENT, Code.PROVIDER_ERROR})
 
 
+SDK_ATTACHED_FIELDS = frozenset(
+    {
+        # google-genai: each GenerateContentResponse carries the HTTP
+        # response's headers, and the history of its automatic function
+        # calling; neither came in the chunk
+        "sdk_http_response",
+        "automatic_function_calling_history",
+    }
+)
+"""Model fields an SDK fills in itself, which the wire form leaves out."""
+
+
+def wire_form(item: Any) -> Any:
+    """``item`` as the JSON the provider sent, for the objects SDKs yield.
+
+    A pydantic model (openai-python, anthropic, google-genai, mistralai...)
+    is dumped with ``mode="json"`` (enums, bytes and dates as their JSON
+    text), ``by_alias=True`` (the wire's field names: google-genai's fields
+    are snake_case with camelCase aliases) and ``exclude_unset=True`` (only
+    the keys the provider sent, explicit ``null`` kept: the SDKs parse
+    chunks with every absent field unset, so this is the parsed JSON again;
+    ``exclude_none`` would drop a ``null`` the profile reads, and the
+    default would add every field the wire left out).  A dataclass becomes
+    its fields; any other mapping a ``dict``.  Anything else is returned as
+    it is (the profile judges it).  Duck-typed: no SDK is imported.
+
+    Fields an SDK sets itself on a parsed chunk (not the provider's: see
+    :data:`SDK_ATTACHED_FIELDS`) are left out."""
+    if type(item) is dict:
+        return item
+    dump = getattr(item, "model_dump", None)
+    if callable(dump) and not isinstance(item, type):
+        fields = getattr(type(item), "model_fields", None) or ()
+        attached = SDK_ATTACHED_FIELDS.intersection(fields)
+        # warnings off: a mutated chunk keeps a value of the wrong type (the
+        # SDKs construct chunks without validating), dumped as it came
+        return dump(
+            mode="json",
+            by_alias=True,
+            exclude_unset=True,
+            exclude=attached or None,
+            warnings=False,
+        )
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        return _plain(dataclasses.asdict(item))
+    if isinstance(item, Mapping):
+        return _plain(item)
+    return item
+
+
+def _plain(value: Any) -> Any:
+    """Mappings as dicts and sequences as lists, all the way down; SDK
+    objects inside them in their wire form."""
+    if isinstance(value, Mapping):
+        return {key: _plain(inner) for key, inner in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(inner) for inner in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    converted = wire_form(value)
+    return value if converted is value else _plain(converted)
+
+
 class Gate:
     """An incremental validator for one assistant turn.
 
     ``feed`` each parsed chunk (OpenAI, Mistral) or event (Anthropic) as it
-    arrives; ``close`` returns the :class:`Report`.  The gate never hands out
+    arrives, a ``dict`` or the object an SDK yields for it (a pydantic
+    model, a dataclass, a mapping: see :func:`wire_form`); ``close`` returns
+    the :class:`Report`.  The gate never hands out
     a call before ``close`` and never executes anything.
 
     ``read_hook``, when given, is told how :meth:`feed_all` read the
@@ -139,6 +205,8 @@ class Gate:
         """Take the next chunk or event of the stream."""
         if self._closed is not None:
             raise RuntimeError("feed() after close()")
+        if type(item) is not dict:
+            item = wire_form(item)
         pos = self._pos
         if not self._fatal and pos < self.limits.max_events:
             run = self._profile.window((item,), 0, 1, pos)
@@ -155,6 +223,8 @@ class Gate:
             raise RuntimeError("feed() after close()")
         if not isinstance(items, (list, tuple)):
             items = list(items)
+        if not all(type(item) is dict for item in items):
+            items = [wire_form(item) for item in items]
         window = self._profile.window
         take = self._turn.take_fragments
         read_hook = self._read_hook
