@@ -182,16 +182,10 @@ def test_command_predicate_placeholder_and_missing_program(tmp_path: Path) -> No
 # -- --adapter: a fake adapter registered in the registry for the test --------
 
 
-
-
-
-
 @pytest.fixture
 def fake_adapters(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(registry.ADAPTERS, NaiveAdapter.name, NaiveAdapter)
     monkeypatch.setitem(registry.ADAPTERS, MissingLibraryAdapter.name, MissingLibraryAdapter)
-
-
 
 
 @pytest.mark.usefixtures("fake_adapters")
@@ -328,3 +322,86 @@ def test_bedrock_invoke_frames_are_dropped_whole_never_edited() -> None:
                           for _, path, text, plain in pieces)  # fmt: skip
     assert S.slots(fixture) == [0, 1, 2]
     assert S.argument_texts(fixture) == []  # nothing points into the base64
+
+
+# -- real clients over HTTP ------------------------------------------------------------
+
+CORPUS_CASES = Path(__file__).resolve().parents[2] / "corpus" / "cases"
+
+
+def _diff_signature(path: Path, spec: str) -> str | None:
+    """What ``toolstream diff --client`` says of a written case, run afresh."""
+    from click.testing import CliRunner
+
+    from toolstream.baseline import signature_of
+    from toolstream.cli import cli
+
+    client, _, transport = spec.partition("@")
+    done = CliRunner().invoke(
+        cli,
+        ["diff", str(path), "--client", client, "--transport", transport or "plain",
+         "--format", "json", "--fail-on", "never"],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    (case,) = json.loads(done.output)["cases"]
+    (result,) = case["results"].values()
+    return signature_of(result)
+
+
+@pytest.mark.parametrize(
+    ("spec", "case", "signature"),
+    [
+        ("openai-chat-create@cut-close", "truncate/0885a13e7bd29ed6.json", "unsafe_accept"),
+        ("openai-chat-create", "delay_identity/7411ffa0bf426534.json", "wrong_calls:name"),
+    ],
+)
+def test_client_predicate_shrinks_while_the_client_disagrees(
+    tmp_path: Path, spec: str, case: str, signature: str
+) -> None:
+    pytest.importorskip("openai")
+    from toolstream.caseio import strip_case
+
+    fixture = strip_case(json.loads((CORPUS_CASES / case).read_text()))
+    assert _diff_signature(CORPUS_CASES / case, spec) == signature
+    predicate = S.ClientDisagreement(S.load_client(spec, timeout=10.0))
+    assert predicate.start(S.encode(fixture)) == signature
+    result = S.shrink(fixture, predicate)
+    assert result.minimal
+    assert S.measure(result.fixture).bytes < S.measure(fixture).bytes
+    # the shrunk case still disagrees the same way, by a fresh diff run
+    written = tmp_path / "min.json"
+    written.write_text(json.dumps(result.fixture))
+    assert _diff_signature(written, spec) == signature
+    status = validate_bytes(S.encode(fixture)).status
+    assert_one_minimal(result.fixture, S.VerdictKept(predicate, status))
+
+
+def test_client_predicate_refuses_what_cannot_run() -> None:
+    with pytest.raises(S.ShrinkError, match="unknown client 'no-such-client'") as info:
+        S.load_client("no-such-client")
+    assert info.value.usage
+
+
+def test_shrink_cli_with_a_client_reports_sizes_and_runs(tmp_path: Path) -> None:
+    pytest.importorskip("openai")
+    from click.testing import CliRunner
+
+    from toolstream.cli import cli
+
+    out = tmp_path / "min.json"
+    case = CORPUS_CASES / "truncate/0885a13e7bd29ed6.json"
+    done = CliRunner().invoke(
+        cli,
+        ["shrink", str(case), "--client", "openai-chat-create@cut-close", "-o", str(out),
+         "--format", "json"],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.output)
+    assert report["before"]["bytes"] > report["after"]["bytes"] and report["tests"] > 0
+    assert report["minimal"] and "unsafe_accept" in report["predicate"]
+    wrong = CliRunner().invoke(cli, ["shrink", str(case), "--client", "nope", "-o", str(out)])
+    assert wrong.exit_code == 64 and "unknown client 'nope'" in wrong.output
+    both = CliRunner().invoke(
+        cli, ["shrink", str(case), "--client", "nope", "--adapter", "x", "-o", str(out)]
+    )
+    assert both.exit_code == 64 and "cannot be combined" in both.output

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from typing import Any, NoReturn
 
 import click
@@ -45,6 +46,13 @@ from toolstream.findings import Code
     " same way.",
 )
 @click.option(
+    "--client",
+    metavar="NAME[@TRANSPORT]",
+    help="Keep shrinking while this client library (as in diff --client), driven over HTTP"
+    " through toolstream serve under the transport (plain by default; a cut transport is"
+    " re-applied to each candidate), still disagrees with the reference the same way.",
+)
+@click.option(
     "--command",
     metavar="'CMD'",
     help="Keep shrinking while CMD, given the candidate fixture's path, exits nonzero.",
@@ -54,7 +62,8 @@ from toolstream.findings import Code
     type=click.FloatRange(min=0.1),
     default=30.0,
     show_default=True,
-    help="Seconds per --command run; a run that takes longer counts as not failing.",
+    help="Seconds per --command run (a run that takes longer counts as not failing), and a"
+    " --client's read timeout and whole-case deadline.",
 )
 @click.option(
     "--allow-verdict-change",
@@ -84,6 +93,7 @@ def shrink(
     out: str,
     expect_code: str | None,
     adapter: str | None,
+    client: str | None,
     command: str | None,
     timeout: float,
     allow_verdict_change: bool,
@@ -100,6 +110,9 @@ def shrink(
     gave on CASE.json, which contradicts CASE.json's label"; or the finding
     --expect-code stays reported; or the adapter --adapter still disagrees
     with the reference the same way (as toolstream diff classifies it); or
+    the client --client NAME[@TRANSPORT] does, driven through toolstream
+    serve exactly as diff --client drives it (a cut transport cuts each
+    candidate again: the case shrinks, not the cut point); or
     --command 'CMD' still exits nonzero (CMD is split like a shell would,
     not run by one; the candidate's path is appended, or replaces every {}).
     Whatever the predicate, the reference verdict's class (pass, blocked,
@@ -111,7 +124,12 @@ def shrink(
     64 misuse (including a missing adapter or adapter library, and a
     --command that fails on an empty fixture exactly as on CASE.json).
     """
-    given = (("--expect-code", expect_code), ("--adapter", adapter), ("--command", command))
+    given = (
+        ("--expect-code", expect_code),
+        ("--adapter", adapter),
+        ("--client", client),
+        ("--command", command),
+    )
     chosen = [name for name, value in given if value is not None]
     if len(chosen) > 1:
         raise Misuse(f"{' and '.join(chosen)} cannot be combined; choose one")
@@ -139,6 +157,13 @@ def shrink(
             if adapter_predicate.start(original) is None:
                 _not_reproducible(f"adapter {adapter!r} agrees with the reference on {case_path}")
             predicate = adapter_predicate
+        elif client is not None:
+            client_predicate = shrinking.ClientDisagreement(
+                shrinking.load_client(client, timeout=timeout)
+            )
+            if client_predicate.start(original) is None:
+                _not_reproducible(f"client {client!r} agrees with the reference on {case_path}")
+            predicate = client_predicate
         else:
             if expect is None:
                 raise Misuse(
@@ -164,6 +189,7 @@ def shrink(
             def report(tests: int, size: int) -> None:
                 progress.update(task, description=f"{tests} tests, {size} bytes")
 
+            started = time.monotonic()
             result = shrinking.shrink(
                 fixture,
                 predicate,
@@ -177,6 +203,7 @@ def shrink(
         _not_reproducible(str(error))
     finally:
         predicate.close()
+    elapsed = time.monotonic() - started
 
     minimized = result.fixture
     data = shrinking.encode(minimized)
@@ -205,6 +232,7 @@ def shrink(
                     "before": before.__dict__,
                     "after": after.__dict__,
                     "tests": result.tests,
+                    "seconds": round(elapsed, 3),
                     "reductions": result.reductions,
                     "minimal": result.minimal,
                     "interrupted": result.interrupted,
@@ -231,6 +259,7 @@ def shrink(
             f" label recomputed: {expect_summary(label)}; written to {out}"
         )
     )
+    show.print(Text(f"{result.tests} predicate runs in {elapsed:.1f} s"))
     if not result.minimal:
         why = "interrupted" if result.interrupted else f"test budget ({max_tests}) ran out"
         show.print(

@@ -281,6 +281,81 @@ class AdapterDisagreement(Predicate):
             close()
 
 
+def load_client(spec: str, *, timeout: float = 30.0) -> Any:
+    """A client (``NAME[@TRANSPORT]``, as ``diff --client``) ready to run, as
+    the adapter ``toolstream diff`` makes of it.  Raises :class:`ShrinkError`
+    (usage) for an unknown client, a missing library or a transport the
+    client cannot receive."""
+    from toolstream.clients.harness import client_adapter
+
+    try:
+        adapter = client_adapter(spec, timeout=timeout)
+    except KeyError:
+        from toolstream.clients.registry import CLIENTS
+
+        raise ShrinkError(
+            f"unknown client {spec.partition('@')[0]!r}; use one of {', '.join(CLIENTS)}",
+            usage=True,
+        ) from None
+    reason = adapter.unavailable_reason()
+    if reason is not None:
+        raise ShrinkError(reason, usage=True)
+    return adapter
+
+
+class ClientDisagreement(AdapterDisagreement):
+    """:class:`AdapterDisagreement` for a real client driven over HTTP, each
+    candidate judged exactly as ``toolstream diff --client`` judges a case:
+    served by ``toolstream serve`` (the case under its content address, the
+    transport applied by the server) and, for a cut transport, the
+    reference judging the prefix the client receives.  A cut transport
+    shrinks the case, not the cut point: every candidate is cut again where
+    the transport says (half-way through its middle record)."""
+
+    def __init__(self, adapter: Any) -> None:
+        super().__init__(adapter)
+        self.description = f"client {self.name!r} still disagrees with the reference"
+
+    def _judged(self, data: bytes) -> tuple[Any, Any]:
+        """(the reference's report, the client's outcome) on ``data``."""
+        from toolstream.clients.harness import delivered_cases, serving
+        from toolstream.diff.cases import Case, case_from_fixture
+        from toolstream.diff.runner import reference_of, run_adapter
+
+        fixture = json.loads(data)
+        base = case_from_fixture(fixture)
+        case = Case(base.path, base.operator, base.fixture, data)
+        cuts = [self.adapter.transport] if self.adapter.cut else []
+        received = {cut: delivered_cases([case], cut) for cut in cuts}
+        subject = received[cuts[0]][0] if cuts else case
+        report = reference_of(subject)
+        with serving([case], cuts, received=received):
+            outcome = run_adapter(self.adapter, subject, report)
+        return report, outcome
+
+    def outcome(self, data: bytes) -> str | None:
+        _, outcome = self._judged(data)
+        signature: str | None = outcome.signature
+        return signature
+
+    def start(self, data: bytes) -> str | None:
+        report, outcome = self._judged(data)
+        self.target = outcome.signature
+        self.codes = tuple(report.codes)
+        if self.target is not None:
+            self.description = (
+                f"client {self.name!r} still disagrees: {self.target}"
+                f" (reference on what it receives: {report_summary(report)})"
+            )
+        return self.target
+
+    def __call__(self, fixture: Mapping[str, Any], data: bytes) -> bool:
+        if self.target is None:
+            return False
+        report, outcome = self._judged(data)
+        return tuple(report.codes) == self.codes and outcome.signature == self.target
+
+
 # -- immutable edits ---------------------------------------------------------
 
 
