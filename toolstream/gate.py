@@ -541,4 +541,5 @@ class Gate:
             status=status,
             calls=tuple(calls),
             findings=findings,
+            dialects=tuple(sorted(self._profile.dialects_seen)),
         )

@@ -75,6 +75,8 @@ class Report:
     """Given as a :class:`Status` or its value ("pass"...); kept as a Status."""
     calls: tuple[CallReport, ...]
     findings: tuple[Finding, ...]
+    dialects: tuple[str, ...] = ()
+    """The reviewed dialects (toolstream.profiles.dialects) the stream used."""
 
     def __post_init__(self) -> None:
         # A report built by hand (a test, an adapter) may name its status by
@@ -110,6 +112,8 @@ class Report:
             "executable": self.executable,
             "calls": [c.to_dict() for c in self.calls],
             "findings": [f.to_dict() for f in self.findings],
+            # Only when a dialect was used, so closed-world reports keep their bytes.
+            **({"dialects": list(self.dialects)} if self.dialects else {}),
         }
 
     def to_json(self) -> str:

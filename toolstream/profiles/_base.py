@@ -59,6 +59,11 @@ class Profile:
     def __init__(self, request: Mapping[str, Any] | None, limits: Limits) -> None:
         self.request = request or {}
         self.limits = limits
+        # Reviewed dialects (toolstream.profiles.dialects): names seen in
+        # this stream; whether any may apply; when non-empty, the only ones.
+        self.dialects_seen: set[str] = set()
+        self.use_dialects: bool = True
+        self.forced: frozenset[str] = frozenset()
 
     def feed(self, raw: Any, pos: int) -> Iterable[Event]:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -42,6 +42,7 @@ from toolstream.profiles._base import (
     optional_text,
     slot_index,
 )
+from toolstream.profiles.dialects import BY_MEMBER, DOCS, Treatment, unknown_member_message
 
 _FORCING_CHOICES = frozenset({"required"})
 DELTA_MEMBERS = frozenset(
@@ -53,10 +54,9 @@ DELTA_MEMBERS = frozenset(
         "tool_calls",
         "function_call",
         # audio output (gpt-4o-audio), reasoning text of OpenAI-compatible
-        # servers (DeepSeek, vLLM, xAI: reasoning_content; OpenRouter, Groq:
-        # reasoning, reasoning_details), url citations (OpenRouter)
+        # servers (OpenRouter, Groq: reasoning, reasoning_details), url
+        # citations (OpenRouter); reasoning_content is a reviewed dialect
         "audio",
-        "reasoning_content",
         "reasoning",
         "reasoning_details",
         "annotations",
@@ -74,12 +74,11 @@ CHUNK_MEMBERS = frozenset(
         "service_tier",
         "usage",
         "choices",
-        # OpenAI's stream obfuscation padding, OpenRouter's provider, Groq's
-        # x_groq, Azure's prompt_filter_results, Perplexity's citations
+        # OpenAI's stream obfuscation padding, OpenRouter's provider,
+        # Perplexity's citations (Groq's x_groq and Azure's
+        # prompt_filter_results are reviewed dialects)
         "obfuscation",
         "provider",
-        "x_groq",
-        "prompt_filter_results",
         "citations",
     }
 )
@@ -308,6 +307,47 @@ class OpenAIChat(Profile):
                         bool(plain),
                     )
 
+    def _dialect(self, level: str, member: str, pos: int) -> bool:
+        """Whether ``member`` (not one of the profile's own) is an inert
+        reviewed dialect member, recording the dialect as seen; a refused
+        one blocks here, saying so."""
+        if not self.use_dialects:
+            return False
+        dialect = BY_MEMBER.get(("openai", level, member))
+        if dialect is None or (self.forced and dialect.name not in self.forced):
+            return False
+        if dialect.treatment is Treatment.REFUSED:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                f"{dialect.path} ({dialect.name} dialect) carries tool data this reference"
+                f" cannot check: refused ({DOCS})",
+                event=pos,
+            )
+        if dialect.treatment is not Treatment.INERT:
+            return False
+        self.dialects_seen.add(dialect.name)
+        return True
+
+    def _mirror(self, member: str, value: Any, delta: Any, pos: int) -> bool:
+        """Whether a foreign choice ``member`` is a reviewed mirror of the
+        chunk's delta; a mirror that disagrees with the delta blocks."""
+        if not self.use_dialects or delta is None:
+            return False
+        dialect = BY_MEMBER.get(("openai", "choice", member))
+        if dialect is None or dialect.treatment is not Treatment.NORMALIZED:
+            return False
+        if self.forced and dialect.name not in self.forced:
+            return False
+        if value != delta:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                f"{dialect.path} ({dialect.name} dialect) disagrees with choices[].delta of"
+                " the same chunk: which one a client reads is unknown",
+                event=pos,
+            )
+        self.dialects_seen.add(dialect.name)
+        return True
+
     def feed(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict:
             raise ProtocolError(
@@ -326,14 +366,19 @@ class OpenAIChat(Profile):
             # A chunk without choices carries no call when it holds nothing
             # but chunk bookkeeping (the usage-only chunk, a keep-alive);
             # anything else (Gemini's candidates, an event's "type") may.
-            unknown = sorted(key for key in raw if key not in CHUNK_MEMBERS)
+            unknown = sorted(
+                key
+                for key in raw
+                if key not in CHUNK_MEMBERS and not self._dialect("chunk", key, pos)
+            )
             kind = raw.get("object", _CHUNK_OBJECT)
             if not unknown and kind == _CHUNK_OBJECT:
                 return
             shown = repr(unknown[0][:40]) if unknown else f"object {describe(kind)}"
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT,
-                f"chunk without choices holding {shown}: not a chat completion chunk",
+                f"chunk without choices holding {shown}: not a chat completion chunk"
+                + (f"; {unknown_member_message(repr(unknown[0][:40]))}" if unknown else ""),
                 event=pos,
             )
         if type(choices) is not list:
@@ -350,24 +395,30 @@ class OpenAIChat(Profile):
                 Code.UNSUPPORTED_EVENT, f"choice is {describe(choice)}, not an object", event=pos
             )
         number = slot_index(choice.get("index", 0), "choice index", pos, self.limits)
+        delta = choice.get("delta")
         for member in _FOREIGN_CHOICE_MEMBERS:
-            if member in choice:
+            if member in choice and not self._mirror(member, choice[member], delta, pos):
                 raise ProtocolError(
                     Code.UNSUPPORTED_EVENT,
-                    f"choice with a {member!r} member: not a streamed delta",
+                    f"choice with a {member!r} member: not a streamed delta;"
+                    f" {unknown_member_message('choices[].' + member)}",
                     event=pos,
                 )
-        delta = choice.get("delta")
         if delta is not None:
             if type(delta) is not dict:
                 raise ProtocolError(
                     Code.UNSUPPORTED_EVENT, f"delta is {describe(delta)}, not an object", event=pos
                 )
-            unknown = sorted(key for key in delta if key not in DELTA_MEMBERS)
+            unknown = sorted(
+                key
+                for key in delta
+                if key not in DELTA_MEMBERS and not self._dialect("delta", key, pos)
+            )
             if unknown:
                 raise ProtocolError(
                     Code.UNSUPPORTED_EVENT,
-                    f"delta member {unknown[0][:40]!r} is not one this profile knows",
+                    f"delta member {unknown[0][:40]!r} is not one this profile knows;"
+                    f" {unknown_member_message('choices[].delta.' + unknown[0][:40])}",
                     event=pos,
                 )
             if delta.get("function_call") is not None:
