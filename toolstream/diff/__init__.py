@@ -5,6 +5,8 @@ disagrees with the reference validator.  See ``docs/adapters.md``.
 Public API::
 
     diff_corpus(paths, adapters, jobs=1, on_progress=None) -> DiffResult
+    judge_case(fixture, spec, *, case_id=None) -> CaseResult  # see diff.session
+    parse_spec(text) -> RunSpec
     diff_fixture(fixture, adapter) -> Outcome
     still_disagrees(fixture, adapter, like=None) -> bool      # shrink predicate
     disagreement(fixture, adapter) -> str | None              # its signature
@@ -55,6 +57,14 @@ from toolstream.diff.runner import (
     run_adapter,
     run_cases,
 )
+from toolstream.diff.session import (
+    CaseFinished,
+    DiffSession,
+    Event,
+    RunSpec,
+    judge_case,
+    parse_spec,
+)
 
 __all__ = [
     "ADAPTER_CRASH",
@@ -74,9 +84,11 @@ __all__ = [
     "CaseResult",
     "CorpusError",
     "DiffResult",
+    "DiffSession",
     "Example",
     "LoadedAdapter",
     "Outcome",
+    "RunSpec",
     "Unreadable",
     "case_from_fixture",
     "classify_crash",
@@ -85,8 +97,10 @@ __all__ = [
     "diff_fixture",
     "disagreement",
     "disagreement_predicate",
+    "judge_case",
     "load_corpus",
     "operator_of",
+    "parse_spec",
     "reference_of",
     "resolve_adapters",
     "run_adapter",
@@ -96,25 +110,25 @@ __all__ = [
 
 
 def diff_corpus(
-    paths: Sequence[str | Path],
-    adapters: Sequence[str],
+    paths: str | Path | Sequence[str | Path],
+    adapters: Sequence[str | RunSpec],
     *,
     jobs: int = 1,
     timeout: float = 30.0,
     on_progress: Callable[[int], None] | None = None,
 ) -> DiffResult:
     """Run the adapters named by ``adapters`` (registry names,
-    ``package.module:function`` or ``cmd:COMMAND``) over every case of
-    ``paths``.  Raises :class:`CorpusError` / :class:`AdapterSpecError`."""
-    cases, unreadable = load_corpus(paths)
-    loaded = resolve_adapters(adapters, timeout=timeout)
-    results = run_cases(cases, loaded, jobs=jobs, timeout=timeout, on_progress=on_progress)
-    return DiffResult(
-        corpus=[Path(p).as_posix() for p in paths],
-        adapters=[a.info for a in loaded],
-        cases=results,
-        unreadable=unreadable,
-    )
+    ``package.module:function``, ``cmd:COMMAND``, ``client:NAME@TRANSPORT``
+    or :class:`RunSpec`) over every case of ``paths`` (a path or a list of
+    them), as ``toolstream diff`` does (:class:`DiffSession`).  Raises
+    :class:`CorpusError` / :class:`AdapterSpecError`."""
+    session = DiffSession.open(paths, adapters, jobs=jobs, timeout=timeout)
+
+    def progress(event: Event) -> None:
+        if on_progress is not None and isinstance(event, CaseFinished):
+            on_progress(event.runs)
+
+    return session.run(progress)
 
 
 _INSTANCES: dict[str, Adapter] = {}

@@ -230,7 +230,10 @@ class DiffResult:
             "classifications": list(CLASSIFICATIONS),
             "adapters": [a.to_dict() for a in self.adapters],
             "cases_total": len(self.cases),
-            "totals": {name: self.counts(name) for name in names},
+            "totals": {
+                **{name: self.counts(name) for name in names},
+                **{a.name: {"skipped": a.skipped} for a in self.skipped},
+            },
             "counts": {
                 name: {op: self.counts(name, op) for op in self.operators()} for name in names
             },

@@ -262,19 +262,33 @@ class CaseResult:
     outcomes: Mapping[str, Outcome] = field(default_factory=dict)
     calls: tuple[AdapterCall, ...] = ()
     """The reference's client calls when it passes (``input``: the validated value)."""
+    judged: Mapping[str, tuple[str, CaseResult]] = field(default_factory=dict)
+    """Adapter name -> (cut transport, the row of the prefix it received) for
+    a client judged against a cut prefix, not against this case."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def reference_dict(self) -> dict[str, Any]:
         reference: dict[str, Any] = {"status": self.status, "codes": list(self.codes)}
         if self.status == "pass":
             reference["calls"] = [
                 {"id": c.id, "name": c.name, "arguments": c.arguments} for c in self.calls
             ]
+        return reference
+
+    def result_dict(self, name: str) -> dict[str, Any]:
+        out = self.outcomes[name].to_dict()
+        if name in self.judged:
+            transport, prefix = self.judged[name]
+            out["transport"] = transport
+            out["reference"] = prefix.reference_dict()
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
         return {
             "path": self.path,
             "operator": self.operator,
             "profile": self.profile,
-            "reference": reference,
-            "results": {name: self.outcomes[name].to_dict() for name in sorted(self.outcomes)},
+            "reference": self.reference_dict(),
+            "results": {name: self.result_dict(name) for name in sorted(self.outcomes)},
         }
 
 

@@ -1,0 +1,303 @@
+"""The one owner of a diff run: which specs, grouped by what they receive,
+the server the clients are pointed at, the runs, and one merged result.
+
+``toolstream diff``, :func:`toolstream.diff.diff_corpus` and
+``scripts/adapters_report`` all go through :class:`DiffSession`, so the
+Python API and the CLI give the same JSON for the same corpus and specs.
+
+Public API (stable)::
+
+    parse_spec(text: str) -> RunSpec
+    RunSpec(kind, name, transport="plain").text -> str      # the one builder
+    client_specs(names, transports) -> list[RunSpec]
+    judge_case(fixture: Mapping[str, Any], spec: str | RunSpec, *,
+               case_id: str | None = None) -> CaseResult
+    DiffSession.open(corpus, specs, *, jobs=1, timeout=30.0,
+                     options=UserOptions(), only_profiles=()) -> DiffSession
+    DiffSession.run(on_event=None) -> DiffResult
+    RunStarted / CaseFinished / RunFinished                  # the events
+
+``judge_case`` runs one fixture through one adapter or client spec exactly
+as ``diff`` would: a client is served by ``toolstream serve`` and a cut
+transport is judged against the prefix the client receives.
+
+A spec's text: a registry name or ``package.module:function`` (kind
+``adapter``), ``cmd:COMMAND`` / ``lines:COMMAND`` (kinds ``cmd`` and
+``lines``), ``client:NAME`` or ``client:NAME@TRANSPORT`` (kind ``client``).
+
+One JSON shape whatever the transports: one result object; a case's result
+for a client judged against a cut prefix carries ``transport`` and the
+``reference`` verdict of that prefix.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from toolstream.diff.cases import Case, Unreadable, case_from_fixture, load_corpus
+from toolstream.diff.results import DiffResult
+from toolstream.diff.runner import (
+    CaseResult,
+    LoadedAdapter,
+    UserOptions,
+    reference_of,
+    resolve_adapters,
+    run_groups,
+)
+
+__all__ = [
+    "CaseFinished",
+    "DiffSession",
+    "Event",
+    "RunFinished",
+    "RunSpec",
+    "RunStarted",
+    "client_specs",
+    "judge_case",
+    "parse_spec",
+]
+
+Kind = Literal["adapter", "cmd", "lines", "client"]
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What one column of a diff runs: ``kind``, ``name`` (the registry
+    name, module path, command or client name) and, for a client, the
+    ``transport`` it receives the case over."""
+
+    kind: Kind
+    name: str
+    transport: str = "plain"
+
+    @property
+    def text(self) -> str:
+        """The spec's one written form (see the module docstring)."""
+        if self.kind == "client":
+            suffix = "" if self.transport == "plain" else f"@{self.transport}"
+            return f"client:{self.name}{suffix}"
+        if self.kind in ("cmd", "lines"):
+            return f"{self.kind}:{self.name}"
+        return self.name
+
+    @property
+    def cut(self) -> str | None:
+        """The cut transport this spec's client receives, else None."""
+        from toolstream.clients.transports import cut_transport
+
+        if self.kind == "client" and cut_transport(self.transport):
+            return self.transport
+        return None
+
+
+def parse_spec(text: str | RunSpec) -> RunSpec:
+    """The one parse of a spec's text (a :class:`RunSpec` is returned as is)."""
+    if isinstance(text, RunSpec):
+        return text
+    for kind in ("cmd", "lines"):
+        if text.startswith(f"{kind}:"):
+            return RunSpec(kind, text[len(kind) + 1 :])
+    if text.startswith("client:"):
+        name, _, transport = text[len("client:") :].partition("@")
+        return RunSpec("client", name, transport or "plain")
+    return RunSpec("adapter", text)
+
+
+def client_specs(names: Iterable[str], transports: Iterable[str]) -> list[RunSpec]:
+    """Every client x transport, each once, in the order given."""
+    return [
+        RunSpec("client", name, transport)
+        for name in dict.fromkeys(names)
+        for transport in dict.fromkeys(transports)
+    ]
+
+
+# -- events ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunStarted:
+    """A run begins: ``total`` (case, spec) runs to go, the specs that run
+    and the ones skipped (``name -> reason``)."""
+
+    total: int
+    running: tuple[str, ...]
+    skipped: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class CaseFinished:
+    """``runs`` more (case, spec) runs are judged."""
+
+    runs: int
+
+
+@dataclass(frozen=True)
+class RunFinished:
+    result: DiffResult
+
+
+Event = RunStarted | CaseFinished | RunFinished
+
+
+# -- the session ----------------------------------------------------------------
+
+
+def _paths(corpus: str | Path | Sequence[str | Path]) -> list[str | Path]:
+    if isinstance(corpus, (str, Path)):
+        return [corpus]
+    return list(corpus)
+
+
+@dataclass
+class DiffSession:
+    """A corpus read and specs resolved, ready to run (see :meth:`open`)."""
+
+    corpus: list[str]
+    cases: list[Case]
+    unreadable: list[Unreadable]
+    loaded: list[LoadedAdapter]
+    jobs: int = 1
+    timeout: float = 30.0
+    options: UserOptions = dataclasses.field(default_factory=UserOptions)
+
+    @classmethod
+    def open(
+        cls,
+        corpus: str | Path | Sequence[str | Path],
+        specs: Sequence[str | RunSpec],
+        *,
+        jobs: int = 1,
+        timeout: float = 30.0,
+        options: UserOptions | None = None,
+        only_profiles: Sequence[str] = (),
+    ) -> DiffSession:
+        """Read ``corpus`` (a path or a list of them) and resolve ``specs``.
+        Raises ``CorpusError`` / ``AdapterSpecError``."""
+        paths = _paths(corpus)
+        cases, unreadable = load_corpus(paths)
+        if only_profiles:
+            cases = [c for c in cases if c.profile in only_profiles]
+        loaded = resolve_adapters(
+            [parse_spec(s).text for s in specs], timeout=timeout, options=options or UserOptions()
+        )
+        return cls(
+            corpus=[p if isinstance(p, str) else Path(p).as_posix() for p in paths],
+            cases=cases,
+            unreadable=unreadable,
+            loaded=loaded,
+            jobs=jobs,
+            timeout=timeout,
+            options=options or UserOptions(),
+        )
+
+    def run(self, on_event: Callable[[Event], None] | None = None) -> DiffResult:
+        """Run every spec over every case; one result, the specs in the order given."""
+        emit = on_event or (lambda event: None)
+        running = [item for item in self.loaded if item.adapter is not None]
+        emit(
+            RunStarted(
+                total=len(self.cases) * len(running),
+                running=tuple(item.info.name for item in running),
+                skipped={
+                    item.info.name: item.info.skipped or ""
+                    for item in self.loaded
+                    if item.adapter is None
+                },
+            )
+        )
+        cases = _run(
+            self.cases,
+            self.loaded,
+            jobs=self.jobs,
+            timeout=self.timeout,
+            options=self.options,
+            on_progress=lambda n: emit(CaseFinished(n)),
+        )
+        result = DiffResult(
+            corpus=list(self.corpus),
+            adapters=[item.info for item in self.loaded],
+            cases=cases,
+            unreadable=self.unreadable,
+        )
+        emit(RunFinished(result))
+        return result
+
+
+def _run(
+    cases: Sequence[Case],
+    loaded: Sequence[LoadedAdapter],
+    *,
+    jobs: int,
+    timeout: float,
+    options: UserOptions,
+    on_progress: Callable[[int], None] | None,
+) -> list[CaseResult]:
+    """Every group judged against what it receives, merged into one row per
+    case: the rows of the specs receiving the whole case, with each cut
+    client's outcome and the reference verdict of its prefix added."""
+    from toolstream.clients.harness import delivered_cases, serving
+
+    groups: dict[str | None, list[LoadedAdapter]] = {}
+    for item in loaded:
+        groups.setdefault(parse_spec(item.info.spec).cut, []).append(item)
+    clients = [item for item in loaded if parse_spec(item.info.spec).kind == "client"]
+    cuts = [cut for cut in groups if cut is not None]
+    received = {cut: delivered_cases(cases, cut) for cut in cuts}
+    profiles = {profile for item in clients for profile in item.info.profiles}
+    subjects = [received[cut] if cut is not None else list(cases) for cut in groups]
+    server = (
+        serving(cases, cuts, received=received, profiles=profiles)
+        if clients
+        else contextlib.nullcontext()
+    )
+    with server:
+        results = run_groups(
+            list(zip(subjects, groups.values(), strict=True)),
+            jobs=jobs,
+            timeout=timeout,
+            on_progress=on_progress,
+            options=options,
+        )
+    by_cut = dict(zip(groups, results, strict=True))
+    base = by_cut.get(None)
+    if base is None:
+        from toolstream.diff.runner import _case_result
+
+        base = [_case_result(case, reference_of(case), {}) for case in cases]
+    merged = []
+    for position, row in enumerate(base):
+        outcomes = dict(row.outcomes)
+        judged = dict(row.judged)
+        for cut in cuts:
+            prefix_row = by_cut[cut][position]
+            for name, outcome in prefix_row.outcomes.items():
+                outcomes[name] = outcome
+                judged[name] = (cut, prefix_row)
+        merged.append(dataclasses.replace(row, outcomes=outcomes, judged=judged))
+    return merged
+
+
+def judge_case(
+    fixture: Mapping[str, Any], spec: str | RunSpec, *, case_id: str | None = None
+) -> CaseResult:
+    """One fixture through one spec exactly as ``diff`` would judge it (a
+    client served by ``toolstream serve``, a cut transport judged against
+    the prefix it delivers).  ``case_id`` is the row's ``path`` (default:
+    ``<fixture>``).  Raises ``AdapterSpecError`` for an unknown spec and
+    ``AdapterUnavailable`` when its library is missing."""
+    from toolstream.adapters.base import AdapterUnavailable
+
+    run_spec = parse_spec(spec)
+    case = case_from_fixture(fixture, path=case_id if case_id is not None else "<fixture>")
+    loaded = resolve_adapters([run_spec.text], timeout=30.0)
+    (item,) = loaded
+    if item.adapter is None:
+        raise AdapterUnavailable(item.info.name, item.info.package or run_spec.name, extra=None)
+    (row,) = _run([case], loaded, jobs=1, timeout=30.0, options=UserOptions(), on_progress=None)
+    return row
