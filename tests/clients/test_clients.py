@@ -208,12 +208,22 @@ def test_cut_close_looks_complete_to_openai_python(tmp_path: Any) -> None:
         ],
     )  # fmt: skip
     assert result.exit_code == 1, result.output  # --fail-on unsafe
-    groups = {g["delivered"]: g for g in json.loads(result.stdout)["groups"]}
-    assert set(groups) == {None, "cut-chunked", "cut-close"}
+    report = json.loads(result.stdout)
+    assert "groups" not in report
+    assert set(report["totals"]) == {
+        "openai-chat-create",
+        "openai-chat-create@cut-chunked",
+        "openai-chat-create@cut-close",
+    }
+    (case,) = report["cases"]
+    assert case["reference"]["status"] == "pass"  # the whole case
 
-    def only(group: str, column: str) -> dict[str, Any]:
-        (case,) = groups[group]["cases"]
-        return dict(case["results"][column])
+    def only(transport: str | None, column: str) -> dict[str, Any]:
+        row = dict(case["results"][column])
+        assert row.get("transport") == transport
+        if transport is not None:
+            assert row["reference"]["status"] == "blocked"  # the delivered prefix
+        return row
 
     assert only(None, "openai-chat-create")["classification"] == "agree"
     chunked = only("cut-chunked", "openai-chat-create@cut-chunked")

@@ -331,8 +331,7 @@ def test_cut_close_cohere_hands_over_the_received_call(tmp_path: Path) -> None:
     report = json.loads(result.stdout)
     got = {
         adapter: row["classification"]
-        for group in report["groups"]
-        for case in group["cases"]
+        for case in report["cases"]
         for adapter, row in case["results"].items()
     }
     assert got == {"cohere-chat-stream": "agree", "cohere-chat-stream@cut-close": "unsafe_accept"}

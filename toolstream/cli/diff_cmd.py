@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -12,17 +11,19 @@ from rich.text import Text
 from toolstream.cli.diff_render import counts_table, examples_table, profiles_table, summary_text
 from toolstream.cli.errors import Misuse
 from toolstream.cli.render import console
-from toolstream.clients.harness import run_delivered
 from toolstream.clients.transports import TRANSPORTS
-from toolstream.diff import (
-    AdapterSpecError,
-    CorpusError,
-    DiffResult,
-    load_corpus,
-    resolve_adapters,
-)
+from toolstream.diff import AdapterSpecError, CorpusError
 from toolstream.diff.results import FAIL_ON, sort_examples
 from toolstream.diff.runner import UserOptions, WorkerStopped
+from toolstream.diff.session import (
+    CaseFinished,
+    DiffSession,
+    Event,
+    RunSpec,
+    RunStarted,
+    client_specs,
+    parse_spec,
+)
 from toolstream.profiles import PROFILES
 
 WIDE = 200
@@ -43,8 +44,8 @@ def _list_clients(ctx: click.Context, param: click.Parameter, value: bool) -> No
     ctx.exit(0)
 
 
-def _client_specs(names: tuple[str, ...], transports: str) -> list[str]:
-    """``client:NAME@TRANSPORT`` adapter specs for every client x transport."""
+def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
+    """A client spec for every client x transport."""
     from toolstream.clients import CLIENTS
 
     wanted = [n.strip() for value in names for n in value.split(",") if n.strip()]
@@ -56,11 +57,7 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[str]:
     for name in wanted:
         if name not in CLIENTS:
             raise click.UsageError(f"unknown client {name!r}; known: {', '.join(CLIENTS)}")
-    return [
-        f"client:{name}" if variant == "plain" else f"client:{name}@{variant}"
-        for name in dict.fromkeys(wanted)
-        for variant in dict.fromkeys(variants)
-    ]
+    return client_specs(wanted, variants)
 
 
 @click.command(short_help="Run real libraries' stream reassembly over a corpus.")
@@ -215,37 +212,43 @@ def diff(
     reason; the reason is printed); 64 misuse (unknown adapter, no such
     corpus, no case read, no adapter able to run).
     """
-    prefix = "lines:" if protocol == "lines" else "cmd:"
     clients = _client_specs(client_names, transports)
-    specs = list(adapter_specs) + [f"{prefix}{c}" for c in commands] + clients
+    specs: list[RunSpec] = [
+        *(parse_spec(a) for a in adapter_specs),
+        *(RunSpec("lines" if protocol == "lines" else "cmd", c) for c in commands),
+        *clients,
+    ]
     if not specs:
-        specs = list(BUILT_IN)
+        specs = [RunSpec("adapter", name) for name in BUILT_IN]
     for command in commands:
         if not command.strip():
             raise Misuse("--adapter-command needs a command")
     options = UserOptions(profiles=tuple(adapter_profiles) or None, reject_on=tuple(reject_on))
     try:
-        cases, unreadable = load_corpus(corpus)
-        loaded = resolve_adapters(specs, timeout=timeout, options=options)
+        session = DiffSession.open(
+            list(corpus),
+            specs,
+            jobs=jobs,
+            timeout=timeout,
+            options=options,
+            only_profiles=only_profiles,
+        )
     except (CorpusError, AdapterSpecError) as error:
         raise Misuse(str(error)) from None
-    if only_profiles:
-        cases = [c for c in cases if c.profile in only_profiles]
 
     err = console(stderr=True)
-    for item in loaded:
+    for item in session.loaded:
         if item.adapter is None:
             err.print(Text(f"skipped: {item.info.skipped}", style="yellow"))
-    if all(item.adapter is None for item in loaded):
+    if all(item.adapter is None for item in session.loaded):
         raise Misuse("no adapter can run here (see the messages above)")
-    if unreadable and (not quiet or not cases):
-        for bad in unreadable:
+    if session.unreadable and (not quiet or not session.cases):
+        for bad in session.unreadable:
             err.print(Text(f"not a case, left out: {bad.path}: {bad.error}", style="yellow"))
-    if not cases:
+    if not session.cases:
         which = f" of profile {', '.join(only_profiles)}" if only_profiles else ""
         raise Misuse(f"no case{which} could be read from {', '.join(corpus)}")
 
-    runnable = sum(1 for item in loaded if item.adapter is not None)
     with Progress(
         TextColumn("diff"),
         BarColumn(),
@@ -255,61 +258,34 @@ def diff(
         transient=True,
         disable=quiet or not err.is_terminal,
     ) as progress:
-        task = progress.add_task("diff", total=len(cases) * runnable)
+        task = progress.add_task("diff", total=None)
+
+        def show(event: Event) -> None:
+            if isinstance(event, RunStarted):
+                progress.update(task, total=event.total)
+            elif isinstance(event, CaseFinished):
+                progress.advance(task, event.runs)
+
         try:
-            groups = run_delivered(
-                cases,
-                loaded,
-                jobs=jobs,
-                timeout=timeout,
-                on_progress=lambda n: progress.advance(task, n),
-                options=options,
-            )
+            result = session.run(show)
         except WorkerStopped as error:
             raise click.ClickException(str(error)) from None
 
-    # one result per group: a cut transport's clients are judged against
-    # what they received (toolstream.clients.harness.delivered_cases)
-    outcomes = [
-        (
-            cut,
-            DiffResult(
-                corpus=list(corpus),
-                adapters=[item.info for item in group],
-                cases=results,
-                unreadable=unreadable,
-            ),
-        )
-        for cut, group, results in groups
-    ]
     if output_format == "json":
-        if len(outcomes) == 1:
-            sys.stdout.write(outcomes[0][1].to_json())
-        else:
-            merged = [{"delivered": cut, **r.to_dict()} for cut, r in outcomes]
-            sys.stdout.write(json.dumps({"groups": merged}, ensure_ascii=True, indent=2) + "\n")
+        sys.stdout.write(result.to_json())
     else:
         out = console()
         if not out.is_terminal:
             out.width = max(out.width, WIDE)  # a file or a pipe: do not fold paths
-        for cut, result in outcomes:
-            if len(outcomes) > 1:
-                what = "the whole case" if cut is None else f"what transport {cut} delivers"
-                out.print(Text(f"judged against {what}", style="bold"))
-            out.print(counts_table(result))
-            per_profile = profiles_table(result)
-            if per_profile is not None:
-                out.print(per_profile)
-            worst = sort_examples(result.examples(examples))
-            if worst:
-                out.print(examples_table(worst))
-            out.print(summary_text(result))
-    for cut, result in outcomes:
-        nothing = result.proves_nothing()
-        if nothing is not None:
-            where = "" if cut is None else f" (transport {cut})"
-            err.print(
-                Text(f"this run proves nothing{where}: {nothing}", style="bold red"),
-                soft_wrap=True,
-            )
-    sys.exit(max(result.exit_code(fail_on) for _, result in outcomes))
+        out.print(counts_table(result))
+        per_profile = profiles_table(result)
+        if per_profile is not None:
+            out.print(per_profile)
+        worst = sort_examples(result.examples(examples))
+        if worst:
+            out.print(examples_table(worst))
+        out.print(summary_text(result))
+    nothing = result.proves_nothing()
+    if nothing is not None:
+        err.print(Text(f"this run proves nothing: {nothing}", style="bold red"), soft_wrap=True)
+    sys.exit(result.exit_code(fail_on))
