@@ -56,6 +56,8 @@ from tests.support.builders_gemini_cohere_invoke import (
     streamed_city,
 )
 from toolstream import validate
+from toolstream.profiles import openai_chat
+from toolstream.profiles.dialects import REGISTRY
 
 # -- each wire's vocabulary (errors aside) ------------------------------------
 
@@ -213,3 +215,53 @@ def test_a_provider_error_blocks_whatever_else_the_turn_holds(profile: str, kind
         report = validate(wrap([*stream[:where], ERRORS[profile], *stream[where:]]))
         assert report.status == "blocked", report.to_json()
         assert "provider_error" in report.codes, report.to_json()
+
+
+# -- members outside the profile and every reviewed dialect ---------------------------------
+
+_KNOWN_NAMES = (
+    openai_chat.DELTA_MEMBERS
+    | openai_chat.CHUNK_MEMBERS
+    | {d.member for d in REGISTRY}
+    | {"index", "delta", "finish_reason", "logprobs", "message", "text", "error"}
+)
+_UNKNOWN_NAME = st.text(
+    st.characters(min_codepoint=0x21, max_codepoint=0x7E), min_size=1, max_size=12
+).filter(lambda name: name not in _KNOWN_NAMES)
+_ANY_VALUE = st.one_of(st.none(), st.integers(), st.text(max_size=4), st.just({}), st.just([]))
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(data=st.data())
+def test_a_member_outside_every_dialect_blocks_the_chat_turn(data: st.DataObject) -> None:
+    # The chat profile's closed levels: every delta, and a chunk without
+    # choices.  Whatever the name, unless a reviewed dialect lists it.
+    profile = data.draw(st.sampled_from(["openai", "mistral"]), label="profile")
+    _, wrap, streams = PROFILES[profile]
+    stream = [dict(item) for item in data.draw(st.sampled_from(streams), label="stream")]
+    name = data.draw(_UNKNOWN_NAME, label="name")
+    value = data.draw(_ANY_VALUE, label="value")
+    where = data.draw(st.integers(0, len(stream)), label="where")
+    if data.draw(st.booleans(), label="in a delta"):
+        stream.insert(where, {"choices": [{"index": 0, "delta": {name: value}}]})
+    else:
+        stream.insert(where, {"id": "c", name: value})
+    report = validate(wrap(stream))
+    assert report.status == "blocked", report.to_json()
+    assert "unsupported_event" in report.codes, report.to_json()
+    assert report.dialects == ()
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(data=st.data())
+def test_a_member_outside_every_dialect_blocks_a_gemini_call(data: st.DataObject) -> None:
+    name = data.draw(
+        _UNKNOWN_NAME.filter(
+            lambda n: n not in {"name", "id", "args", "partialArgs", "willContinue"}
+        ),
+        label="name",
+    )
+    call = {"functionCall": {"name": "weather", "args": {"city": "Paris"}, name: 1}}
+    report = validate(gemini([gem_chunk(call), gem_finish()]))
+    assert report.status == "blocked", report.to_json()
+    assert "unsupported_event" in report.codes, report.to_json()
