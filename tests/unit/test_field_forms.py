@@ -114,7 +114,7 @@ def test_an_unknown_member_blocks_naming_its_path_and_the_review_page(level: str
         path = "choices[].delta.x_vendor_hint"
     else:
         stream.append({"x_vendor_hint": 1})
-        path = "'x_vendor_hint'"
+        path = "member x_vendor_hint"
     report = validate(openai(stream))
     assert report.status == "blocked"
     assert report.codes == ["unsupported_event"]

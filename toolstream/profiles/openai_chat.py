@@ -378,7 +378,7 @@ class OpenAIChat(Profile):
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT,
                 f"chunk without choices holding {shown}: not a chat completion chunk"
-                + (f"; {unknown_member_message(repr(unknown[0][:40]))}" if unknown else ""),
+                + (f"; {unknown_member_message(unknown[0][:40])}" if unknown else ""),
                 event=pos,
             )
         if type(choices) is not list:
@@ -417,8 +417,7 @@ class OpenAIChat(Profile):
             if unknown:
                 raise ProtocolError(
                     Code.UNSUPPORTED_EVENT,
-                    f"delta member {unknown[0][:40]!r} is not one this profile knows;"
-                    f" {unknown_member_message('choices[].delta.' + unknown[0][:40])}",
+                    unknown_member_message(f"choices[].delta.{unknown[0][:40]}"),
                     event=pos,
                 )
             if delta.get("function_call") is not None:
