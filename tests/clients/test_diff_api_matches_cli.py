@@ -95,7 +95,13 @@ def test_judge_case_is_the_row_diff_gives(corpus: str) -> None:
 
 
 def test_spec_text_round_trips() -> None:
-    texts = ("openai-python", "cmd:python x.py", "lines:node a.js", "client:a", "client:a@cut-close")
+    texts = (
+        "openai-python",
+        "cmd:python x.py",
+        "lines:node a.js",
+        "client:a",
+        "client:b@cut-close",
+    )
     for text in texts:
         assert parse_spec(text).text == text
     assert parse_spec("client:a@plain").text == "client:a"
