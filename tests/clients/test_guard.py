@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -364,3 +365,122 @@ def test_the_guard_hands_over_the_reference_calls_on_every_openai_case() -> None
     assert not disagreements, "\n".join(disagreements[:10])
     assert rewritten == SDK_REWRITES
     assert len(paths) > 100
+
+
+# -- the README's examples, as written there ----------------------------------
+
+README = ROOT / "README.md"
+
+
+def readme_example(name: str) -> str:
+    """The fenced block right after ``<!-- example: NAME -->`` in the README."""
+    match = re.search(
+        rf"<!-- example: {re.escape(name)} -->\n```python\n(.*?)\n```",
+        README.read_text("utf-8"),
+        re.S,
+    )
+    assert match, f"the README has no example {name}"
+    return match[1] + "\n"
+
+
+def sdk_client(profile: str, base_url: str) -> Any:
+    if profile == "openai":
+        import openai
+
+        return openai.OpenAI(base_url=base_url + "/v1", api_key="sk-test", max_retries=0, timeout=5)
+    import anthropic
+
+    return anthropic.Anthropic(base_url=base_url, api_key="sk-ant-test", max_retries=0, timeout=5)
+
+
+def request_tools(profile: str, case: dict[str, Any]) -> list[dict[str, Any]]:
+    if profile == "openai":
+        return _chat_tools(toolstream_case(case))
+    return [{"name": n, "input_schema": s} for n, s in case["tool_schemas"].items()]
+
+
+OUT_OF_SIGHT = {"openai": SDK_REWRITES, "anthropic": {"bad_index", "foreign_item"}}
+"""Per profile, the operators whose mutant the SDK's own iterator changes
+before the application sees it, where that changes the verdict:
+both SDKs turn a boolean ``index`` into 1; the Anthropic SDK drops an event
+of a type it does not know (and ``ping``) without a word."""
+
+
+def sdk_changed_the_stream(profile: str, base_url: str, case: dict[str, Any]) -> bool:
+    """Whether the SDK's stream, in its wire form, is not what was sent."""
+    client = sdk_client(profile, base_url)
+    try:
+        if profile == "openai":
+            stream = client.chat.completions.create(
+                model="gpt-4.1", messages=MESSAGES, tools=request_tools(profile, case), stream=True
+            )
+        else:
+            stream = client.messages.create(
+                model="claude-sonnet-5",
+                max_tokens=1024,
+                messages=MESSAGES,
+                tools=request_tools(profile, case),
+                stream=True,
+            )
+        seen = [toolstream.wire_form(item) for item in stream]
+    except Exception:
+        return False
+    finally:
+        client.close()
+    sent = case["chunks" if profile == "openai" else "events"]
+    return json.dumps(seen, sort_keys=True) != json.dumps(sent, sort_keys=True)
+
+
+@pytest.mark.parametrize("profile", ["openai", "anthropic"])
+def test_the_readme_guard_example_runs_exactly_the_reference_calls(profile: str) -> None:
+    """The example, run on every third shipped case of its profile (each
+    operator in it), runs a tool exactly when the reference passes, with the
+    reference's calls; a blocked turn reaches ``refuse``, and an SDK that
+    raises on a broken stream runs nothing."""
+    code = compile(readme_example(f"guard-{profile}"), f"README guard-{profile}", "exec")
+    paths = shipped(profile)[::3]
+    wrong: list[str] = []
+    out_of_sight: set[str] = set()
+    refused = 0
+    with running([str(p) for p in paths]) as started:
+        for path in paths:
+            case = case_of(path)
+            reference = toolstream.validate(case)
+            expected = (
+                [(c.id, c.name, c.input) for c in reference.client_calls()]
+                if reference.executable
+                else []
+            )
+            ran: list[tuple[Any, Any, Any]] = []
+            refusals: list[Any] = []
+            client = sdk_client(profile, started.url_for(case_id(path)))
+            namespace = {
+                "toolstream": toolstream,
+                "client": client,
+                "messages": MESSAGES,
+                "tools": request_tools(profile, case),
+                "tool_schemas": case["tool_schemas"],
+                "request": case.get("request"),
+                "show": lambda text: None,
+                "refuse": refusals.append,
+                "run_tool": lambda *call, ran=ran: ran.append(call),
+            }
+            try:
+                exec(code, namespace)
+            except Exception as error:
+                assert not ran, f"{case_id(path)}: a tool ran before the SDK raised"
+                raised = f" ({type(error).__name__}: {error})"
+            else:
+                raised = ""
+            finally:
+                client.close()
+            refused += bool(refusals)
+            if ran == expected:
+                continue
+            if sdk_changed_the_stream(profile, started.url_for(case_id(path)), case):
+                out_of_sight.add(path.parent.name)
+                continue
+            wrong.append(f"{case_id(path)}: reference {expected}, example ran {ran}{raised}")
+    assert not wrong, "\n".join(wrong[:10])
+    assert out_of_sight == OUT_OF_SIGHT[profile]
+    assert refused > len(paths) // 2  # most mutants are blocked: refuse saw them
