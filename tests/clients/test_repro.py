@@ -174,3 +174,23 @@ def test_repro_misuse_is_one_line(tmp_path: Path, arguments: list[str], message:
     result = CliRunner().invoke(cli, argv)
     assert result.exit_code == 64
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_reproducer_of_a_shrunk_case_still_exits_1(tmp_path: Path) -> None:
+    pytest.importorskip("openai")
+    case = CORPUS / "cases/truncate/0885a13e7bd29ed6.json"
+    shrunk = tmp_path / "min.json"
+    done = CliRunner().invoke(
+        cli,
+        ["shrink", str(case), "--client", "openai-chat-create@cut-close", "-o", str(shrunk)],
+    )
+    assert done.exit_code == 0, done.output
+    script = tmp_path / "repro.py"
+    said = _generate("openai-chat-create", "cut-close", shrunk, script)
+    assert "diff says unsafe_accept" in said
+    path = library_only_path("openai", tmp_path / "site")
+    ran = subprocess.run(
+        [sys.executable, "-S", "-s", str(script)], cwd=tmp_path, capture_output=True, text=True,
+        env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(path)}, timeout=120,
+    )  # fmt: skip
+    assert ran.returncode == 1, ran.stdout + ran.stderr

@@ -314,24 +314,20 @@ class ClientDisagreement(AdapterDisagreement):
 
     def __init__(self, adapter: Any) -> None:
         super().__init__(adapter)
+        self.spec = f"client:{adapter.name}"
         self.description = f"client {self.name!r} still disagrees with the reference"
 
-    def _judged(self, data: bytes) -> tuple[Any, Any]:
-        """(the reference's report, the client's outcome) on ``data``."""
-        from toolstream.clients.harness import delivered_cases, serving
-        from toolstream.diff.cases import Case, case_from_fixture
-        from toolstream.diff.runner import reference_of, run_adapter
+    def _judged(self, data: bytes) -> tuple[tuple[str, ...], Any]:
+        """(the reference's codes on what the client receives, the client's
+        outcome) on ``data``, by :func:`toolstream.diff.session.judge_case`:
+        the one way ``diff`` judges a case."""
+        from toolstream.diff.session import judge_case
 
-        fixture = json.loads(data)
-        base = case_from_fixture(fixture)
-        case = Case(base.path, base.operator, base.fixture, data)
-        cuts = [self.adapter.transport] if self.adapter.cut else []
-        received = {cut: delivered_cases([case], cut) for cut in cuts}
-        subject = received[cuts[0]][0] if cuts else case
-        report = reference_of(subject)
-        with serving([case], cuts, received=received):
-            outcome = run_adapter(self.adapter, subject, report)
-        return report, outcome
+        row = judge_case(json.loads(data), self.spec)
+        outcome = row.outcomes[self.name]
+        received = row.judged.get(self.name)
+        codes = received[1].codes if received is not None else row.codes
+        return tuple(codes), outcome
 
     def outcome(self, data: bytes) -> str | None:
         _, outcome = self._judged(data)
@@ -339,21 +335,22 @@ class ClientDisagreement(AdapterDisagreement):
         return signature
 
     def start(self, data: bytes) -> str | None:
-        report, outcome = self._judged(data)
+        codes, outcome = self._judged(data)
         self.target = outcome.signature
-        self.codes = tuple(report.codes)
+        self.codes = codes
         if self.target is not None:
+            verdict = f"[{', '.join(codes)}]" if codes else "no finding"
             self.description = (
                 f"client {self.name!r} still disagrees: {self.target}"
-                f" (reference on what it receives: {report_summary(report)})"
+                f" (reference on what it receives: {verdict})"
             )
         return self.target
 
     def __call__(self, fixture: Mapping[str, Any], data: bytes) -> bool:
         if self.target is None:
             return False
-        report, outcome = self._judged(data)
-        return tuple(report.codes) == self.codes and outcome.signature == self.target
+        codes, outcome = self._judged(data)
+        return codes == self.codes and outcome.signature == self.target
 
 
 # -- immutable edits ---------------------------------------------------------

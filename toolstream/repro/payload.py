@@ -156,7 +156,7 @@ def judge(case_path: str, client: str, transport: str, timeout: float = 30.0) ->
         version=str(info["version"]),
         classification=result["classification"],
         detail=result.get("detail", ""),
-        reference=case["reference"],
+        reference=result.get("reference") or case["reference"],
     )
 
 
