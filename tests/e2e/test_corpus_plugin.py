@@ -44,8 +44,6 @@ def test_overeager(toolstream_case):
 '''
 
 
-
-
 def test_plugin_parametrizes_over_the_corpus(tmp_path: Path) -> None:
     paths = hand_corpus(tmp_path / "cases")
     (tmp_path / "cases" / "hand").mkdir()
@@ -82,7 +80,7 @@ def test_plugin_parametrizes_over_the_corpus(tmp_path: Path) -> None:
     assert "cannot be used" in ran.stdout
 
 
-CHECK_TEST = '''
+CHECK_TEST = """
 import pytest
 import toolstream
 
@@ -117,7 +115,7 @@ def test_overeager(toolstream_case):
 @pytest.mark.toolstream_cases("../corpus", profile="openai")
 def test_broken(toolstream_case):
     toolstream_case.check(broken)
-'''
+"""
 
 
 def test_check_applies_the_diff_contract(tmp_path: Path) -> None:
@@ -147,3 +145,60 @@ def test_check_applies_the_diff_contract(tmp_path: Path) -> None:
     assert "unsafe_accept: hands over" in ran.stdout
     assert set(outcomes["test_broken"].values()) == {"FAILED"}
     assert "adapter_crash: NameError raised inside test_check:broken" in ran.stdout
+
+
+UNCHECKED_TEST = """
+import pytest
+import toolstream
+
+
+def anthropic_only(fixture):
+    return []
+
+
+anthropic_only.toolstream_profiles = ("anthropic",)
+
+
+@pytest.mark.toolstream_cases("corpus", profile="openai")
+def test_adapter_of_another_profile(toolstream_case):
+    toolstream_case.check(anthropic_only)     # not_run on every openai case: skipped
+
+
+def test_unrelated():
+    pass
+"""
+
+
+def test_a_session_that_checked_no_case_fails(tmp_path: Path) -> None:
+    """Every corpus case skipped (the adapter takes no profile the cases
+    have): the session fails with the sentence ``diff`` prints, although
+    pytest itself counts only skips and a pass; the opt-out keeps exit 0."""
+    from toolstream.cli import diff_cmd
+    from toolstream.corpus.pytest_plugin import PROVES_NOTHING
+
+    hand_corpus(tmp_path / "corpus")
+    (tmp_path / "test_unchecked.py").write_text(UNCHECKED_TEST)
+    ran = pytest_in(tmp_path, "-q", "-rs", "test_unchecked.py")
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert re.search(r"1 passed, \d+ skipped", ran.stdout), ran.stdout
+    assert f"{PROVES_NOTHING}: no corpus case was checked" in ran.stdout
+    # the words of diff's own verdict
+    assert f'f"{PROVES_NOTHING}: ' in Path(diff_cmd.__file__).read_text("utf-8")
+
+    allowed = pytest_in(tmp_path, "-q", "--toolstream-allow-unchecked", "test_unchecked.py")
+    assert allowed.returncode == 0, allowed.stdout + allowed.stderr
+    assert "--toolstream-allow-unchecked: not failed" in allowed.stdout
+
+
+def test_a_session_that_checked_one_case_passes(tmp_path: Path) -> None:
+    hand_corpus(tmp_path / "corpus")
+    (tmp_path / "test_unchecked.py").write_text(
+        UNCHECKED_TEST.replace('("anthropic",)', '("anthropic", "openai")').replace(
+            "return []",
+            "return [] if toolstream.validate(fixture).status != 'pass' else"
+            " [(c.id, c.name, c.arguments) for c in toolstream.validate(fixture).client_calls()]",
+        )
+    )
+    ran = pytest_in(tmp_path, "-q", "test_unchecked.py")
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "proves nothing" not in ran.stdout

@@ -39,6 +39,13 @@ rootdir when it is not there, as before).  ``profile=`` (a name or a list)
 keeps the cases of those profiles.  A case file that cannot be read becomes a
 failing test, never a skipped one.
 
+A session in which every corpus case was skipped or not run (an adapter
+that declares no profile present in the corpus, a ``profile=`` that keeps
+cases the adapter then skips) fails with the sentence ``toolstream diff``
+prints, ``this run proves nothing: ...``, exit status 1: a green that
+checked nothing is not a pass.  ``--toolstream-allow-unchecked`` keeps the
+exit status pytest would give.
+
 Importing this module imports only pytest; toolstream itself is loaded when a
 marked test is collected.
 """
@@ -54,6 +61,12 @@ import pytest
 
 MARKER = "toolstream_cases"
 FIXTURE = "toolstream_case"
+ALLOW_UNCHECKED = "--toolstream-allow-unchecked"
+CASE_PROPERTY = "toolstream_case"
+"""The ``user_properties`` key marking a corpus case's test reports (they
+reach an xdist controller with the report)."""
+PROVES_NOTHING = "this run proves nothing"
+"""The words ``toolstream diff`` starts the same verdict with."""
 
 
 @dataclass(frozen=True)
@@ -276,7 +289,17 @@ def toolstream_cases(
     return pytest.mark.parametrize(FIXTURE, cases, ids=[c.id for c in cases])
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.getgroup("toolstream").addoption(
+        ALLOW_UNCHECKED,
+        action="store_true",
+        default=False,
+        help="do not fail a session in which every toolstream corpus case was skipped or not run",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(_Unchecked(config), "toolstream-unchecked")
     config.addinivalue_line(
         "markers",
         f"{MARKER}(path, profile=None): run the test once per toolstream corpus case under"
@@ -306,10 +329,57 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     cases = _of_profiles(load_cases(where), profile)
     if not cases:
         which = f" of profile {profile}" if profile else ""
-        raise pytest.UsageError(
-            f"{metafunc.definition.nodeid}: no case files{which} under {where}"
-        )
+        raise pytest.UsageError(f"{metafunc.definition.nodeid}: no case files{which} under {where}")
     metafunc.parametrize(FIXTURE, cases, ids=[c.id for c in cases], indirect=True)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and isinstance(callspec.params.get(FIXTURE), Case):
+            item.user_properties.append((CASE_PROPERTY, callspec.params[FIXTURE].id))
+
+
+class _Unchecked:
+    """Counts this session's corpus-case test reports, and fails a session
+    in which none was checked (its test body ran to a pass or a failure)."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.tests: set[str] = set()
+        self.checked = 0
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if not any(key == CASE_PROPERTY for key, _ in report.user_properties):
+            return
+        self.tests.add(report.nodeid)
+        if report.when == "call" and not report.skipped:
+            self.checked += 1
+
+    def why(self) -> str | None:
+        """Why this session proves nothing about the corpus, or ``None``."""
+        if not self.tests or self.checked:
+            return None
+        return (
+            f"no corpus case was checked (every one of the {len(self.tests)} toolstream"
+            " case test(s) was skipped or not run)"
+        )
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if self.config.getoption(ALLOW_UNCHECKED):
+            return
+        if exitstatus == pytest.ExitCode.OK and self.why() is not None:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        why = self.why()
+        if why is None:
+            return
+        if self.config.getoption(ALLOW_UNCHECKED):
+            terminalreporter.write_line(f"{PROVES_NOTHING}: {why} ({ALLOW_UNCHECKED}: not failed)")
+        else:
+            terminalreporter.write_line(f"{PROVES_NOTHING}: {why}", red=True, bold=True)
 
 
 @pytest.fixture
