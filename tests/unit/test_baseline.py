@@ -169,3 +169,43 @@ def test_malformed_baseline_is_one_line_error(tmp_path: Path, text: str, message
 def test_missing_baseline(tmp_path: Path) -> None:
     with pytest.raises(BaselineError, match="cannot read"):
         read_baseline(tmp_path / "absent.jsonl")
+
+
+def _documented_check(tmp_path: Path) -> Path:
+    """The baseline check script of docs/ci.md, as a user saves it."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "ci.md").read_text()
+    block = text.split("<!-- baseline-check -->\n```python\n", 1)[1].split("```", 1)[0]
+    script = tmp_path / "baseline_check.py"
+    script.write_text(block)
+    return script
+
+
+def test_the_documented_ci_check_round_trip(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    script = _documented_check(tmp_path)
+    baseline = tmp_path / "toolstream-baseline.jsonl"
+
+    def run(data: dict[str, Any], *flags: str) -> subprocess.CompletedProcess[str]:
+        diff_json = tmp_path / "diff.json"
+        diff_json.write_text(json.dumps(data))
+        return subprocess.run(
+            [sys.executable, str(script), str(diff_json), str(baseline), *flags],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    day_one = _diff({"cases/a.json": {"openai-chat-create": UNSAFE}})
+    assert run(day_one, "--write").returncode == 0
+    assert read_baseline(baseline) == entries_from_diff(day_one)
+    same = run(day_one)
+    assert same.returncode == 0 and "0 new, 1 known, 0 fixed" in same.stdout
+    new = run(_diff({"cases/a.json": {"openai-chat-create": UNSAFE, "x": CRASH}}))
+    assert new.returncode == 1 and "NEW: cases/a.json x: adapter_crash:TypeError" in new.stdout
+    fixed_run = _diff({"cases/a.json": {"openai-chat-create": AGREE}})
+    fixed = run(fixed_run)
+    assert fixed.returncode == 0 and "remove it from the baseline" in fixed.stdout
+    assert run(fixed_run, "--strict").returncode == 1
