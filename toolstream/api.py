@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Sequence
 from typing import Any
 
 from toolstream.envelope import check_envelope, parse_fixture_bytes, read_fixture_unchecked
@@ -13,19 +14,30 @@ from toolstream.limits import Limits
 from toolstream.report import Report, Status
 
 
-def validate(fixture: Any, *, limits: Limits | None = None) -> Report:
+def validate(
+    fixture: Any, *, limits: Limits | None = None, dialects: Sequence[str] | None = None
+) -> Report:
     """Validate one fixture envelope (a parsed mapping).  Never raises for
-    bad input: every problem is a finding in the returned report."""
-    return _validate(fixture, limits, Gate)
+    bad input: every problem is a finding in the returned report.
+    ``dialects``: None reads every reviewed dialect, ``()`` none (the pure
+    closed world), names only those (see toolstream.profiles.dialects)."""
+    return _validate(fixture, limits, Gate, dialects)
 
 
-def _validate(fixture: Any, limits: Limits | None, gate_class: type[Gate]) -> Report:
+def _validate(
+    fixture: Any,
+    limits: Limits | None,
+    gate_class: type[Gate],
+    dialects: Sequence[str] | None = None,
+) -> Report:
     try:
         envelope = check_envelope(fixture)
     except ProtocolError as error:
         profile = fixture.get("profile") if isinstance(fixture, dict) else None
         return _envelope_failure(profile if isinstance(profile, str) else None, error)
-    gate = gate_class(envelope.profile, envelope.tool_schemas, envelope.request, limits=limits)
+    gate = gate_class(
+        envelope.profile, envelope.tool_schemas, envelope.request, limits=limits, dialects=dialects
+    )
     gate.feed_all(envelope.stream)
     return gate.close()
 
@@ -41,8 +53,11 @@ in Python costs more than the strict parse's checks (measured on the shipped
 corpus, median 9 KB: 10-25% more per file below 32 KB)."""
 
 
-def validate_bytes(data: bytes, *, limits: Limits | None = None) -> Report:
-    """Validate a fixture file's raw bytes (strict UTF-8 JSON)."""
+def validate_bytes(
+    data: bytes, *, limits: Limits | None = None, dialects: Sequence[str] | None = None
+) -> Report:
+    """Validate a fixture file's raw bytes (strict UTF-8 JSON); ``dialects``
+    as for :func:`validate`."""
     # The parsed fixture is hundreds of thousands of fresh, acyclic objects
     # on a large stream: a young-generation collection right after the parse
     # would scan them all for nothing (measured: 12% of a 100k-chunk run).
@@ -51,25 +66,29 @@ def validate_bytes(data: bytes, *, limits: Limits | None = None) -> Report:
     try:
         report = None
         if len(data) >= LEDGER_MIN_BYTES:
-            report = _validate_proving_strict(data, limits or Limits())
+            report = _validate_proving_strict(data, limits or Limits(), dialects)
         if report is None:
-            report = _validate_strictly_parsed(data, limits)
+            report = _validate_strictly_parsed(data, limits, dialects)
         return report
     finally:
         if collecting:
             gc.enable()
 
 
-def _validate_strictly_parsed(data: bytes, limits: Limits | None) -> Report:
+def _validate_strictly_parsed(
+    data: bytes, limits: Limits | None, dialects: Sequence[str] | None = None
+) -> Report:
     """The reference route: the strict parser reads the file first."""
     try:
         fixture = parse_fixture_bytes(data, limits or Limits())
     except ProtocolError as error:
         return _envelope_failure(None, error)
-    return _validate(fixture, limits, FileGate)
+    return _validate(fixture, limits, FileGate, dialects)
 
 
-def _validate_proving_strict(data: bytes, limits: Limits) -> Report | None:
+def _validate_proving_strict(
+    data: bytes, limits: Limits, dialects: Sequence[str] | None = None
+) -> Report | None:
     """The report for a file read by the bare C scanner, once its ledger
     proves the file strict; None when it does not (the file then goes
     through the strict parser, which finds what is wrong)."""
@@ -81,7 +100,9 @@ def _validate_proving_strict(data: bytes, limits: Limits) -> Report | None:
         envelope = check_envelope(fixture)
     except ProtocolError:
         return None
-    gate = FileGate(envelope.profile, envelope.tool_schemas, envelope.request, limits=limits)
+    gate = FileGate(
+        envelope.profile, envelope.tool_schemas, envelope.request, limits=limits, dialects=dialects
+    )
     try:
         ledger = gate.feed_counting(envelope.stream)
         report = gate.close()

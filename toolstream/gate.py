@@ -183,12 +183,17 @@ class Gate:
         *,
         limits: Limits | None = None,
         read_hook: ReadHook | None = None,
+        dialects: Sequence[str] | None = None,
     ) -> None:
         profile_class = PROFILES.get(profile)
         if profile_class is None:
             raise ValueError(f"unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}")
         self.limits = limits or DEFAULT_LIMITS
         self._profile = profile_class(request, self.limits)
+        if dialects is not None:
+            # () is the pure closed world; names restrict to those dialects.
+            self._profile.use_dialects = bool(dialects)
+            self._profile.forced = frozenset(dialects)
         self._schemas = tool_schemas
         self._turn = Turn(self.limits)
         self._findings: list[Finding] = []

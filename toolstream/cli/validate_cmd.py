@@ -9,6 +9,7 @@ import click
 from toolstream.api import validate_bytes
 from toolstream.cli.errors import Misuse
 from toolstream.cli.render import console, report_table
+from toolstream.profiles.dialects import choose
 from toolstream.reference import parse_limits, read_input
 
 
@@ -29,20 +30,35 @@ from toolstream.reference import parse_limits, read_input
     metavar="NAME=N",
     help="Override a limit (max_argument_chars, max_depth, max_slots, ...). Repeatable.",
 )
-def validate(fixture: str, report_format: str, limits: tuple[str, ...]) -> None:
+@click.option(
+    "--dialect",
+    "dialect_names",
+    multiple=True,
+    metavar="NAME",
+    help="Read only this reviewed dialect (docs/dialects.md). Repeatable.",
+)
+@click.option("--no-dialects", is_flag=True, help="Read no dialect: the pure closed world.")
+def validate(
+    fixture: str,
+    report_format: str,
+    limits: tuple[str, ...],
+    dialect_names: tuple[str, ...] = (),
+    no_dialects: bool = False,
+) -> None:
     """Validate one assistant turn (a fixture JSON file, or - for stdin).
 
     Exit status: 0 pass (executable), 1 blocked, 2 not applicable, 64 misuse.
     """
     try:
         chosen = parse_limits(limits)
+        dialects = choose(dialect_names, no_dialects)
     except ValueError as error:
         raise Misuse(str(error)) from None
     try:
         data = read_input(fixture)
     except OSError as error:
         raise Misuse(f"cannot read {fixture}: {error.strerror or error}") from None
-    report = validate_bytes(data, limits=chosen)
+    report = validate_bytes(data, limits=chosen, dialects=dialects)
     if report_format == "json":
         sys.stdout.write(report.to_json())
     else:

@@ -76,4 +76,29 @@ BY_MEMBER: dict[tuple[str, str, str], Dialect] = {
 }
 """(profile, level, member) -> dialect: the one lookup per unknown member."""
 
-__all__ = ["BY_MEMBER", "DOCS", "REGISTRY", "Dialect", "Treatment", "unknown_member_message"]
+
+def choose(names: tuple[str, ...], off: bool) -> tuple[str, ...] | None:
+    """The ``dialects`` argument of :func:`toolstream.validate` for the
+    command-line choice (``--dialect NAME``..., ``--no-dialects``): None for
+    every reviewed dialect, ``()`` for none.  ValueError for an unknown name
+    or for both options at once."""
+    if off and names:
+        raise ValueError("--dialect and --no-dialects exclude each other")
+    if off:
+        return ()
+    known = {d.name for d in REGISTRY}
+    for name in names:
+        if name not in known:
+            raise ValueError(f"unknown dialect {name!r}; known: {', '.join(sorted(known))}")
+    return tuple(sorted(set(names))) if names else None
+
+
+__all__ = [
+    "BY_MEMBER",
+    "DOCS",
+    "REGISTRY",
+    "Dialect",
+    "Treatment",
+    "choose",
+    "unknown_member_message",
+]

@@ -1,0 +1,81 @@
+"""Choosing dialects: every reviewed one by default, some (``--dialect``),
+or none (``--no-dialects``: the pure closed world), through the API and
+``toolstream validate``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from tests.support.builders import openai, weather_call
+from toolstream import validate
+from toolstream.cli import cli
+from toolstream.profiles.dialects import choose
+
+
+def _groq_and_reasoning() -> dict[str, Any]:
+    stream = weather_call()
+    stream[0]["x_groq"] = {"id": "req_01"}
+    thinking = {"choices": [{"index": 0, "delta": {"reasoning_content": "Hm"}}]}
+    return openai([thinking, *stream, {"x_groq": {"id": "req_01"}}])
+
+
+def test_every_reviewed_dialect_is_read_by_default() -> None:
+    report = validate(_groq_and_reasoning())
+    assert report.status == "pass"
+    assert report.dialects == ("groq", "reasoning_content")
+
+
+def test_no_dialects_is_the_closed_world() -> None:
+    report = validate(_groq_and_reasoning(), dialects=())
+    assert report.status == "blocked"
+    assert "unsupported_event" in report.codes
+    assert report.dialects == ()
+
+
+def test_forcing_one_dialect_leaves_the_others_closed() -> None:
+    report = validate(_groq_and_reasoning(), dialects=("groq",))
+    assert report.status == "blocked"
+    assert any("reasoning_content" in f.message for f in report.findings)
+    assert validate(_groq_and_reasoning(), dialects=("groq", "reasoning_content")).status == "pass"
+
+
+def test_choose_checks_the_names() -> None:
+    assert choose((), False) is None
+    assert choose((), True) == ()
+    assert choose(("groq", "groq"), False) == ("groq",)
+    with pytest.raises(ValueError, match="unknown dialect 'nope'"):
+        choose(("nope",), False)
+    with pytest.raises(ValueError, match="exclude each other"):
+        choose(("groq",), True)
+
+
+@pytest.mark.parametrize(
+    ("options", "code", "dialects"),
+    [
+        ((), 0, ["groq", "reasoning_content"]),
+        (("--no-dialects",), 1, None),
+        (("--dialect", "groq", "--dialect", "reasoning_content"), 0, ["groq", "reasoning_content"]),
+    ],
+)
+def test_validate_command_reports_the_dialects_it_read(
+    tmp_path: Path, options: tuple[str, ...], code: int, dialects: list[str] | None
+) -> None:
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps(_groq_and_reasoning()))
+    result = CliRunner().invoke(cli, ["validate", str(path), "--report", "json", *options])
+    assert result.exit_code == code, result.output
+    assert json.loads(result.output).get("dialects") == dialects
+
+
+def test_validate_command_refuses_an_unknown_dialect_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps(_groq_and_reasoning()))
+    result = CliRunner().invoke(cli, ["validate", str(path), "--dialect", "nope"])
+    assert result.exit_code == 64
+    assert "unknown dialect 'nope'" in result.output
+    assert "Traceback" not in result.output
