@@ -17,6 +17,7 @@ venv: $(STAMP)
 test: $(STAMP) js-if-node release-check
 	$(BIN)/ruff check toolstream generators tests bench scripts setup.py
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q
 
 # The release check: the standard-library suite at the top of tests/ under the bare

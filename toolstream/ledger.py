@@ -42,20 +42,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from toolstream.events import Fragments
+from toolstream.tally import Tally
 
-__all__ = ["Ledger", "fragment_colons"]
-
-Tally = tuple[int, int, int]
-"""(members, string colons, depth) of some stream items; depth counts the
-item itself as level 1."""
+__all__ = ["Ledger"]
 
 _FIXTURE_LEVELS = 2  # the fixture object, then its stream array
-
-
-def fragment_colons(run: Fragments) -> int:
-    """The colons in a run's argument fragments."""
-    return sum(["".join(texts).count(":") for texts in run.texts.values()])
 
 
 def _walk(value: Any, base: int, limit: int) -> Tally | None:

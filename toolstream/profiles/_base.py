@@ -9,8 +9,8 @@ from typing import Any
 
 from toolstream.events import Event, Fragments, Open, SlotKey
 from toolstream.findings import Code, ProtocolError
-from toolstream.ledger import Tally
 from toolstream.limits import Limits
+from toolstream.tally import Tally
 
 StreamPath = tuple[int | str, ...]
 """A path inside the stream list: the item's position, then keys/positions."""

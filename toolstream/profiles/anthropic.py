@@ -36,7 +36,6 @@ from toolstream.events import (
     Stop,
 )
 from toolstream.findings import Code, ProtocolError
-from toolstream.ledger import Tally, fragment_colons
 from toolstream.profiles._base import (
     Level,
     Profile,
@@ -49,6 +48,7 @@ from toolstream.profiles._base import (
     provider_error,
     slot_index,
 )
+from toolstream.tally import Tally, fragment_colons
 
 _CALL_BLOCKS = {"tool_use": CLIENT, "server_tool_use": SERVER, "mcp_tool_use": SERVER}
 # Blocks that carry no client call: text and thinking, and the results of

@@ -30,7 +30,6 @@ from typing import Any
 
 from toolstream.events import CLIENT, Event, Finish, Fragment, Fragments, Open, Rejected, SlotKey
 from toolstream.findings import Code, ProtocolError
-from toolstream.ledger import Tally, fragment_colons
 from toolstream.profiles._base import (
     Level,
     Profile,
@@ -43,6 +42,7 @@ from toolstream.profiles._base import (
     slot_index,
 )
 from toolstream.profiles.dialects import BY_MEMBER, DOCS, Treatment, unknown_member_message
+from toolstream.tally import Tally, fragment_colons
 
 _FORCING_CHOICES = frozenset({"required"})
 DELTA_MEMBERS = frozenset(
