@@ -79,3 +79,15 @@ def test_validate_command_refuses_an_unknown_dialect_in_one_line(tmp_path: Path)
     assert result.exit_code == 64
     assert "unknown dialect 'nope'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_import_reports_the_dialect_it_saw(tmp_path: Path) -> None:
+    body = tmp_path / "body.jsonl"
+    chunks = _groq_and_reasoning()["chunks"]
+    body.write_text("".join(json.dumps(c) + "\n" for c in chunks))
+    out = tmp_path / "out"
+    result = CliRunner(env={"COLUMNS": "250", "NO_COLOR": "1"}).invoke(
+        cli, ["import", str(body), "--profile", "openai", "-o", f"{out}/"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "(dialect groq, reasoning_content)" in result.output

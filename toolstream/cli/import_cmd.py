@@ -205,7 +205,8 @@ def import_(
             str(turn.number),
             str(path) + note,
             str(turn.events),
-            report.status,
+            # The reviewed dialects the turn used (docs/dialects.md), seen in the stream.
+            report.status + (f" (dialect {', '.join(report.dialects)})" if report.dialects else ""),
             ", ".join(report.codes) or "-",
         )
     err.print(table)
