@@ -283,10 +283,32 @@ class Adapter(abc.ABC):
     different fixtures).  ``toolstream diff`` then overlaps the runs of
     consecutive cases (:data:`toolstream.diff.runner.CASE_THREADS`); worth
     it only for an adapter that mostly waits (a client over HTTP)."""
+    deadline: float | None = None
+    """Seconds within which :meth:`run` always returns, a stall included (a
+    client's read timeout and whole-case deadline), or ``None`` when it has
+    no such bound (a callable: a slow one is not a hung one).  A worker
+    whose adapters all have one is watched for hangs."""
+    framing: str | None = None
+    """What the adapter receives: ``None`` for parsed chunks in-process, or
+    the byte framing served to a client over HTTP (``"sse"``, ...)."""
 
     @abc.abstractmethod
     def available(self) -> bool:
         """True when the library can be imported here."""
+
+    def unavailable_reason(self) -> str | None:
+        """Why this adapter cannot run here, in one line, or ``None``."""
+        if self.available():
+            return None
+        how = (
+            f"pip install 'toolstream[{self.extra}]'"
+            if self.extra
+            else f"pip install {self.package}"
+        )
+        return (
+            f"adapter {self.name!r} needs {self.package!r}, which is not importable;"
+            f" install it with: {how}"
+        )
 
     @abc.abstractmethod
     def run(self, fixture: Mapping[str, Any]) -> AdapterResult:

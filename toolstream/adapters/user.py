@@ -236,6 +236,11 @@ class _Program(Adapter):
     def library_version(self) -> str | None:
         return None
 
+    def unavailable_reason(self) -> str | None:
+        if self.available():
+            return None
+        return f"program {self.argv[0]!r} not found or not executable"
+
     def _payload(self, fixture: Mapping[str, Any]) -> bytes:
         return json.dumps(fixture, ensure_ascii=False, allow_nan=False).encode("utf-8")
 

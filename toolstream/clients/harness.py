@@ -173,6 +173,8 @@ class ClientAdapter(Adapter):
         self.profiles = client.profiles
         self.extra = client.extra
         self.concurrent_runs = client.concurrent_runs
+        self.deadline = timeout
+        self.framing = client.framing
         self.cut = cut_transport(transport)
         self.inapplicable = inapplicable(transport, client.framing, f"{client.name} reads")
         """Why ``transport`` cannot reach this client, or None: such a

@@ -146,13 +146,13 @@ def resolve_adapters(
         try:
             adapter = resolve_spec(spec, timeout, options)
         except AdapterUnavailable as error:
-            info = AdapterInfo(spec, spec, getattr(error, "package", None), None, (), str(error))
+            info = AdapterInfo(spec, spec, error.package, None, (), str(error))
             out.append(LoadedAdapter(info, None))
             continue
         if adapter.name in names:
             raise AdapterSpecError(f"adapter {adapter.name!r} given twice")
         names.add(adapter.name)
-        package = getattr(adapter, "package", None) or None
+        package = adapter.package or None
         skipped = None
         if not adapter.available():
             skipped = _missing_message(adapter)
@@ -169,19 +169,7 @@ def resolve_adapters(
 
 
 def _missing_message(adapter: Adapter) -> str:
-    own = getattr(adapter, "unavailable_reason", None)  # a client says what is missing
-    if callable(own) and isinstance(own(), str):
-        return str(own())
-    package = getattr(adapter, "package", "") or ""
-    if adapter.name.startswith(("cmd:", "lines:")):
-        argv = getattr(adapter, "argv", [""])
-        return f"program {argv[0]!r} not found or not executable"
-    extra = getattr(adapter, "extra", None)
-    how = f"pip install 'toolstream[{extra}]'" if extra else f"pip install {package}"
-    return (
-        f"adapter {adapter.name!r} needs {package!r}, which is not importable;"
-        f" install it with: {how}"
-    )
+    return adapter.unavailable_reason() or f"adapter {adapter.name!r} cannot run here"
 
 
 def reference_of(case: Case) -> Report:
@@ -330,7 +318,7 @@ def _judge_batch(
     one case after another in this thread (meanwhile).  Each outcome lands
     under its own (case, adapter), so the result is that of a serial run."""
     width = max(len(adapters), 1)
-    threaded = [(n, a) for n, a in adapters if getattr(a, "concurrent_runs", False)]
+    threaded = [(n, a) for n, a in adapters if a.concurrent_runs]
     if len(batch) < 2:
         threaded = []
     with _quiet_libraries(threads=bool(threaded)):
@@ -380,7 +368,7 @@ def _worker_init(
     _WORKER_ADAPTERS.clear()
     for name, spec in specs:
         adapter = resolve_spec(spec, timeout, options)
-        if getattr(adapter, "concurrent_runs", False):
+        if adapter.concurrent_runs:
             # its library imported here, before any thread runs it: a library
             # that looks into sys.modules (openai-python for the legacy httpx)
             # must never find another thread's import half done
@@ -405,9 +393,10 @@ def _hang_bound(adapters: Sequence[Adapter]) -> float | None:
     for hung, when every adapter of the batch has a per-case deadline that
     covers a stall (the clients over HTTP); None otherwise (a callable has
     no deadline: a slow one is not a hung one)."""
-    if not adapters or not all(getattr(a, "client", None) is not None for a in adapters):
+    deadlines = [a.deadline for a in adapters]
+    if not deadlines or any(d is None for d in deadlines):
         return None
-    return 3 * max(float(getattr(a, "timeout", 0.0)) for a in adapters) + HANG_GRACE
+    return 3 * max(d for d in deadlines if d is not None) + HANG_GRACE
 
 
 def _worker_batch(task: tuple[tuple[str, ...], list[Case]]) -> list[CaseResult]:
