@@ -26,6 +26,18 @@ def _reasoning_content(stream: Stream) -> Stream:
     return [thinking, *stream]
 
 
+def _reasoning(stream: Stream) -> Stream:
+    # OpenRouter's spelling, one delta per reasoning piece.
+    thinking = {"choices": [{"index": 0, "delta": {"role": "assistant", "reasoning": "Hm"}}]}
+    return [thinking, *stream]
+
+
+def _reasoning_details(stream: Stream) -> Stream:
+    details = [{"type": "reasoning.text", "text": "Hm", "index": 0}]
+    thinking = {"choices": [{"index": 0, "delta": {"reasoning_details": details}}]}
+    return [thinking, *stream]
+
+
 def _groq(stream: Stream) -> Stream:
     # Groq puts x_groq on the first chunk and on the usage chunk (no choices).
     first = copy.deepcopy(stream[0])
@@ -57,6 +69,8 @@ def _message_mirror(stream: Stream) -> Stream:
 
 ADD: dict[str, Callable[[Stream], Stream]] = {
     "reasoning_content": _reasoning_content,
+    "reasoning": _reasoning,
+    "reasoning_details": _reasoning_details,
     "groq": _groq,
     "azure_content_filter": _azure_content_filter,
     "message_mirror": _message_mirror,

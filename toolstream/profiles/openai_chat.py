@@ -53,12 +53,9 @@ DELTA_MEMBERS = frozenset(
         "refusal",
         "tool_calls",
         "function_call",
-        # audio output (gpt-4o-audio), reasoning text of OpenAI-compatible
-        # servers (OpenRouter, Groq: reasoning, reasoning_details), url
-        # citations (OpenRouter); reasoning_content is a reviewed dialect
+        # audio output (gpt-4o-audio), url citations; the reasoning members
+        # of OpenAI-compatible servers are reviewed dialects
         "audio",
-        "reasoning",
-        "reasoning_details",
         "annotations",
     }
 )

@@ -60,11 +60,14 @@ from toolstream.profiles.dialects import (  # noqa: E402  (rows need Dialect)
     azure_prompt_filter,
     groq_x_groq,
     message_mirror,
+    openrouter_reasoning,
     reasoning_content,
 )
 
 REGISTRY: tuple[Dialect, ...] = (
     reasoning_content.DIALECT,
+    openrouter_reasoning.REASONING,
+    openrouter_reasoning.REASONING_DETAILS,
     groq_x_groq.DIALECT,
     azure_prompt_filter.DIALECT,
     message_mirror.DIALECT,
