@@ -32,6 +32,7 @@ __all__ = [
     "entries_from_diff",
     "judged_from_diff",
     "read_baseline",
+    "recorded_for",
     "signature_of",
     "write_baseline",
 ]
@@ -206,3 +207,20 @@ def compare(
         e for e in recorded if e.where not in disagreeing and (judged is None or e.where in judged)
     )
     return new, known, fixed
+
+
+def recorded_for(
+    entries: Iterable[BaselineEntry], case: str, client: str, transport: str = "plain"
+) -> list[BaselineEntry]:
+    """The entries of one run of one case: its (case, client, transport),
+    the case matched by its id as recorded, or by a recorded path ending in
+    ``/`` + ``case`` (a corpus-relative id against a path a diff run was
+    given, e.g. the pytest plugin's ``truncate/x`` against
+    ``corpus/cases/truncate/x.json``; a ``.json`` suffix is ignored)."""
+    wanted = _case_id(case).removesuffix(".json")
+
+    def same(recorded: str) -> bool:
+        have = recorded.removesuffix(".json")
+        return have == wanted or have.endswith("/" + wanted) or wanted.endswith("/" + have)
+
+    return [e for e in entries if e.client == client and e.transport == transport and same(e.case)]

@@ -209,3 +209,57 @@ def test_the_documented_ci_check_round_trip(tmp_path: Path) -> None:
     fixed = run(fixed_run)
     assert fixed.returncode == 0 and "remove it from the baseline" in fixed.stdout
     assert run(fixed_run, "--strict").returncode == 1
+
+
+PLUGIN_TEST = """
+import pytest
+
+
+def hands_over_nothing(fixture):
+    return []
+
+
+@pytest.mark.toolstream_cases("cases")
+def test_against_baseline(toolstream_case):
+    toolstream_case.check(hands_over_nothing, baseline="baseline.jsonl")
+"""
+
+
+def test_the_pytest_plugin_honours_the_baseline(tmp_path: Path) -> None:
+    import json
+    import re
+    import shutil
+
+    from tests.support.corpus_cases import pytest_in
+    from toolstream import validate
+    from toolstream.corpus.label import label_of
+
+    root = Path(__file__).resolve().parents[2] / "corpus"
+    (tmp_path / "cases" / "seed").mkdir(parents=True)
+    (tmp_path / "cases" / "cut").mkdir()
+    # two passing turns (the adapter hands over none of their calls: wrong_calls)
+    for seed, as_case in (("openai-parallel", "known"), ("mistral-whole-call", "new")):
+        fixture = json.loads((root / f"seeds/{seed}.json").read_text())
+        fixture["expect"] = label_of(validate(fixture))
+        (tmp_path / f"cases/seed/{as_case}.json").write_text(json.dumps(fixture))
+    # a blocked turn (handing over nothing agrees), recorded as if it once disagreed
+    shutil.copy(root / "cases/truncate/0885a13e7bd29ed6.json", tmp_path / "cases/cut/fixed.json")
+    name = "test_user:hands_over_nothing"
+    write_baseline(
+        tmp_path / "baseline.jsonl",
+        [
+            BaselineEntry(
+                "cases/seed/known.json", name, "plain", "wrong_calls", "wrong_calls:count"
+            ),
+            BaselineEntry("cases/cut/fixed.json", name, "plain", "unsafe_accept", "unsafe_accept"),
+        ],
+    )
+    (tmp_path / "test_user.py").write_text(PLUGIN_TEST)
+    ran = pytest_in(tmp_path, "-v", "-rfEx", "test_user.py")
+    line = r"^test_user\.py::test_against_baseline\[(.+?)\] (PASSED|FAILED|XFAIL|XPASS|ERROR)"
+    outcomes = dict(re.findall(line, ran.stdout, flags=re.MULTILINE))
+    assert outcomes == {"cut/fixed": "FAILED", "seed/known": "XFAIL", "seed/new": "FAILED"}, (
+        ran.stdout
+    )
+    assert "remove it from baseline.jsonl" in ran.stdout
+    assert ran.returncode == 1

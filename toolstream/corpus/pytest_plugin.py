@@ -150,11 +150,12 @@ class Case:
         adapter: Callable[[Mapping[str, Any]], Any],
         *,
         reject_on: Sequence[type[BaseException]] = (),
+        baseline: str | Path | None = None,
     ) -> None:
         """Run ``adapter(fixture)`` under the contract of ``toolstream diff``
         and fail unless it agrees with the reference verdict; see
         :func:`check_adapter`."""
-        check_adapter(self, adapter, reject_on=reject_on)
+        check_adapter(self, adapter, reject_on=reject_on, baseline=baseline)
 
 
 def _as_calls(calls: Iterable[Any], where: str) -> list[dict[str, Any]]:
@@ -174,13 +175,19 @@ def check_adapter(
     adapter: Callable[[Mapping[str, Any]], Any],
     *,
     reject_on: Sequence[type[BaseException]] = (),
+    baseline: str | Path | None = None,
 ) -> None:
     """Judge ``adapter`` on ``case`` exactly as ``toolstream diff`` judges a
     ``package.module:function`` adapter: the reference verdict is
     recomputed from the case's bytes; the test fails on ``unsafe_accept``,
     ``wrong_calls``, ``false_reject`` and ``adapter_crash`` (with the detail
     ``diff`` prints), and is skipped when the adapter declares
-    (``toolstream_profiles``) that it does not take the case's profile."""
+    (``toolstream_profiles``) that it does not take the case's profile.
+
+    With ``baseline`` (a ``toolstream.baseline`` file, docs/ci.md): a
+    disagreement it records (same signature) is an expected failure; a
+    recorded one that now agrees fails strictly ("remove it from the
+    baseline"); a new one fails as without it."""
     from toolstream.adapters.user import CallableAdapter
     from toolstream.diff.cases import Case as DiffCase
     from toolstream.diff.classify import AGREE, NOT_RUN
@@ -195,6 +202,14 @@ def check_adapter(
     if outcome.classification == NOT_RUN:
         pytest.skip(f"{case.id}: {outcome.detail}")
     verdict = report.status + (f" {list(report.codes)}" if report.codes else "")
+    if baseline is not None:
+        from toolstream.baseline import read_baseline, recorded_for
+
+        recorded = recorded_for(read_baseline(baseline), case.id, name)
+        if outcome.classification == AGREE and recorded:
+            pytest.fail(f"{case.id}: fixed ({recorded[0].signature}): remove it from {baseline}")
+        if any(e.signature == outcome.signature for e in recorded):
+            pytest.xfail(f"{case.id}: known in {baseline}: {outcome.signature}")
     assert outcome.classification == AGREE, (
         f"{case.id}: {outcome.classification}: {outcome.detail} (reference: {verdict})"
     )
