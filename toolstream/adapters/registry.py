@@ -17,6 +17,7 @@ from .base import Adapter
 from .langchain_core import LangChainCoreAdapter
 from .litellm_adapter import LiteLLMAdapter
 from .openai_python import OpenAIPythonAdapter
+from .spec import parse_spec
 
 __all__ = ["ADAPTERS", "adapter_names", "get_adapter", "resolve_adapter"]
 
@@ -56,10 +57,12 @@ def resolve_adapter(
     ones its module documents."""
     if spec in ADAPTERS:
         return get_adapter(spec)
-    if spec.startswith("client:"):  # a client library over HTTP (toolstream.clients)
-        from toolstream.clients import client_adapter
+    run = parse_spec(spec)
+    if run.kind == "client":  # a client library over HTTP (toolstream.clients)
+        from toolstream.clients.harness import ClientAdapter
+        from toolstream.clients.registry import get_client
 
-        return client_adapter(spec[len("client:") :], timeout=timeout)
+        return ClientAdapter(get_client(run.name), run.transport, timeout)
     from .user import (
         CommandAdapter,
         PersistentCommandAdapter,
@@ -67,12 +70,10 @@ def resolve_adapter(
         load_exception,
     )
 
-    if spec.startswith("cmd:"):
-        return CommandAdapter(spec[len("cmd:") :].strip(), timeout=timeout, profiles=profiles)
-    if spec.startswith("lines:"):
-        return PersistentCommandAdapter(
-            spec[len("lines:") :].strip(), timeout=timeout, profiles=profiles
-        )
+    if run.kind == "cmd":
+        return CommandAdapter(run.name.strip(), timeout=timeout, profiles=profiles)
+    if run.kind == "lines":
+        return PersistentCommandAdapter(run.name.strip(), timeout=timeout, profiles=profiles)
     if ":" in spec:
         return load_callable_adapter(
             spec, profiles=profiles, reject_on=tuple(load_exception(e) for e in reject_on)

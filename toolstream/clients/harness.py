@@ -18,8 +18,9 @@ starts a server of its own over that fixture for the one run.
 
 A cut variant (``cut-chunked``, ``cut-close``) ends the body half-way
 through its middle event, so the client receives only a prefix of the case:
-a corpus run (``toolstream diff --transport cut-...``) judges it against the
-reference verdict of that prefix (:func:`delivered_cases`), never the whole
+a corpus run (``toolstream diff --transport cut-...``, grouped by
+:mod:`toolstream.diff.session`) judges it against the reference verdict of
+that prefix (:func:`delivered_cases`), never the whole
 case's, so a client that refuses a cut stream agrees and one that executes
 a call from it is an ``unsafe_accept``.  (``diff_fixture`` on one fixture
 serves and judges the fixture it is given.)
@@ -52,10 +53,8 @@ __all__ = [
     "ClientAdapter",
     "client_adapter",
     "cut_id",
-    "cut_of",
     "delivered_cases",
     "mask_generated_ids",
-    "run_delivered",
     "served_id",
     "serving",
 ]
@@ -271,56 +270,11 @@ def mask_generated_ids(result: AdapterResult, fixture: Mapping[str, Any]) -> Ada
 def client_adapter(spec: str, *, timeout: float | None = None) -> ClientAdapter:
     """``NAME`` or ``NAME@TRANSPORT`` (the part of a ``client:`` adapter spec
     after the colon).  Raises KeyError for an unknown client."""
-    name, _, transport = spec.partition("@")
+    from toolstream.adapters.spec import parse_spec
+
+    run = parse_spec(f"client:{spec}")
     return ClientAdapter(
-        get_client(name),
-        transport or "plain",
+        get_client(run.name),
+        run.transport,
         timeout if timeout is not None else DEFAULT_TIMEOUT,
     )
-
-
-def cut_of(spec: str) -> str | None:
-    """The cut variant a ``client:NAME@TRANSPORT`` spec names, else None."""
-    if not spec.startswith("client:"):
-        return None
-    _, _, transport = spec.partition("@")
-    return transport if transport and cut_transport(transport) else None
-
-
-def run_delivered(
-    cases: Sequence[Any],
-    loaded: Sequence[Any],
-    *,
-    jobs: int = 1,
-    timeout: float = DEFAULT_TIMEOUT,
-    on_progress: Any = None,
-    options: Any = None,
-) -> list[tuple[str | None, list[Any], list[Any]]]:
-    """``toolstream.diff.run_cases`` for adapters and clients together:
-    ``(cut variant or None, its loaded adapters, case results)`` per group.
-    Everything that receives the whole case is one group (``None``), judged
-    against the cases; each cut variant's clients another, judged against
-    what they receive (:func:`delivered_cases`).  One server (when any
-    client runs) serves every group."""
-    from toolstream.diff.runner import run_groups
-
-    groups: dict[str | None, list[Any]] = {}
-    for item in loaded:
-        groups.setdefault(cut_of(item.info.spec), []).append(item)
-    clients = [item for item in loaded if item.info.spec.startswith("client:")]
-    cuts = [cut for cut in groups if cut is not None]
-    received = {cut: delivered_cases(cases, cut) for cut in cuts}
-    profiles = {profile for item in clients for profile in item.info.profiles}
-    subjects = [received[cut] if cut is not None else list(cases) for cut in groups]
-    with (
-        serving(cases, cuts, received=received, profiles=profiles)
-        if clients
-        else contextlib.nullcontext()
-    ):
-        results = run_groups(
-            list(zip(subjects, groups.values(), strict=True)),
-            jobs=jobs,
-            timeout=timeout,
-            on_progress=on_progress,
-        )
-    return [(cut, group, done) for (cut, group), done in zip(groups.items(), results, strict=True)]

@@ -21,7 +21,8 @@ Public API (stable)::
 as ``diff`` would: a client is served by ``toolstream serve`` and a cut
 transport is judged against the prefix the client receives.
 
-A spec's text: a registry name or ``package.module:function`` (kind
+Specs are :mod:`toolstream.adapters.spec`'s (re-exported here).  A spec's
+text: a registry name or ``package.module:function`` (kind
 ``adapter``), ``cmd:COMMAND`` / ``lines:COMMAND`` (kinds ``cmd`` and
 ``lines``), ``client:NAME`` or ``client:NAME@TRANSPORT`` (kind ``client``).
 
@@ -34,11 +35,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
+from toolstream.adapters.spec import RunSpec, client_specs, parse_spec
 from toolstream.diff.cases import Case, Unreadable, case_from_fixture, load_corpus
 from toolstream.diff.results import DiffResult
 from toolstream.diff.runner import (
@@ -61,61 +63,6 @@ __all__ = [
     "judge_case",
     "parse_spec",
 ]
-
-Kind = Literal["adapter", "cmd", "lines", "client"]
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """What one column of a diff runs: ``kind``, ``name`` (the registry
-    name, module path, command or client name) and, for a client, the
-    ``transport`` it receives the case over."""
-
-    kind: Kind
-    name: str
-    transport: str = "plain"
-
-    @property
-    def text(self) -> str:
-        """The spec's one written form (see the module docstring)."""
-        if self.kind == "client":
-            suffix = "" if self.transport == "plain" else f"@{self.transport}"
-            return f"client:{self.name}{suffix}"
-        if self.kind in ("cmd", "lines"):
-            return f"{self.kind}:{self.name}"
-        return self.name
-
-    @property
-    def cut(self) -> str | None:
-        """The cut transport this spec's client receives, else None."""
-        from toolstream.clients.transports import cut_transport
-
-        if self.kind == "client" and cut_transport(self.transport):
-            return self.transport
-        return None
-
-
-def parse_spec(text: str | RunSpec) -> RunSpec:
-    """The one parse of a spec's text (a :class:`RunSpec` is returned as is)."""
-    if isinstance(text, RunSpec):
-        return text
-    for kind in ("cmd", "lines"):
-        if text.startswith(f"{kind}:"):
-            return RunSpec(kind, text[len(kind) + 1 :])
-    if text.startswith("client:"):
-        name, _, transport = text[len("client:") :].partition("@")
-        return RunSpec("client", name, transport or "plain")
-    return RunSpec("adapter", text)
-
-
-def client_specs(names: Iterable[str], transports: Iterable[str]) -> list[RunSpec]:
-    """Every client x transport, each once, in the order given."""
-    return [
-        RunSpec("client", name, transport)
-        for name in dict.fromkeys(names)
-        for transport in dict.fromkeys(transports)
-    ]
-
 
 # -- events ---------------------------------------------------------------------
 
