@@ -228,7 +228,9 @@ _KNOWN_NAMES = (
 _UNKNOWN_NAME = st.text(
     st.characters(min_codepoint=0x21, max_codepoint=0x7E), min_size=1, max_size=12
 ).filter(lambda name: name not in _KNOWN_NAMES)
-_ANY_VALUE = st.one_of(st.none(), st.integers(), st.text(max_size=4), st.just({}), st.just([]))
+_ANY_VALUE: st.SearchStrategy[Any] = st.one_of(
+    st.none(), st.integers(), st.text(max_size=4), st.just({}), st.just([])
+)
 
 
 @settings(max_examples=300, deadline=None, database=None)
