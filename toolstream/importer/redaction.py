@@ -32,6 +32,7 @@ from typing import Any
 
 from toolstream.capture.redact import _find as find_spans  # the scanner's own span finder
 from toolstream.capture.redact import preview, redact
+from toolstream.profiles import PROFILES
 
 Token = str | int
 
@@ -167,58 +168,31 @@ def _text_groups(stream: list[Any], taken: set[tuple[Token, ...]]) -> list[list[
 
 
 def _sites(stream: list[Any], profile: str) -> Iterator[tuple[Any, Site]]:
-    for pos, event in enumerate(stream):
-        if not isinstance(event, dict):
-            continue
-        if profile in ("openai", "mistral"):
-            yield from _chat_sites(pos, event)
-        elif profile == "anthropic":
-            delta = event.get("delta")
-            if (
-                event.get("type") == "content_block_delta"
-                and isinstance(delta, dict)
-                and delta.get("type") == "input_json_delta"
-                and isinstance(delta.get("partial_json"), str)
-            ):
-                site = ((pos, "delta", "partial_json"), delta["partial_json"])
-                yield _hashable(event.get("index")), site
-        elif profile == "openai-responses":
-            kind = event.get("type")
-            text = event.get("delta")
-            if kind == "response.function_call_arguments.delta" and isinstance(text, str):
-                yield _hashable(event.get("item_id")), ((pos, "delta"), event["delta"])
-            elif kind == "response.output_item.added":
-                item = event.get("item")
-                if isinstance(item, dict) and isinstance(item.get("arguments"), str):
-                    yield _hashable(item.get("id")), ((pos, "item", "arguments"), item["arguments"])
-        elif profile == "bedrock":
-            body = event.get("contentBlockDelta")
-            delta = body.get("delta") if isinstance(body, dict) else None
-            tool = delta.get("toolUse") if isinstance(delta, dict) else None
-            if isinstance(tool, dict) and isinstance(tool.get("input"), str):
-                key = _hashable(body.get("contentBlockIndex")) if isinstance(body, dict) else None
-                yield key, ((pos, "contentBlockDelta", "delta", "toolUse", "input"), tool["input"])
-
-
-def _chat_sites(pos: int, chunk: dict[str, Any]) -> Iterator[tuple[Any, Site]]:
-    choices = chunk.get("choices")
-    if not isinstance(choices, list):
+    """The argument fragments of the stream, keyed by slot: where they sit is
+    the profile's own knowledge (:meth:`Profile.slot_pieces`), so every
+    profile routes its fragments and a new one needs nothing here."""
+    known = PROFILES.get(profile)
+    if known is None:
         return
-    for c, choice in enumerate(choices):
-        delta = choice.get("delta") if isinstance(choice, dict) else None
-        calls = delta.get("tool_calls") if isinstance(delta, dict) else None
-        if not isinstance(calls, list):
+    for piece in known.slot_pieces(stream):
+        if piece.text is None:
             continue
-        for j, call in enumerate(calls):
-            function = call.get("function") if isinstance(call, dict) else None
-            if not isinstance(function, dict) or not isinstance(function.get("arguments"), str):
-                continue
-            if "index" in call:
-                key: Any = ("slot", _hashable(choice.get("index")), _hashable(call["index"]))
-            else:  # a whole call without index (Mistral): a group of its own
-                key = ("whole", pos, c, j)
-            where = (pos, "choices", c, "delta", "tool_calls", j, "function", "arguments")
-            yield key, (where, function["arguments"])
+        tokens = tuple(piece.text)
+        text = _get(stream, tokens)
+        if isinstance(text, str):
+            yield _hashable(piece.slot), (tokens, text)
+
+
+def _get(root: Any, tokens: tuple[Token, ...]) -> Any:
+    node = root
+    for token in tokens:
+        if isinstance(node, dict) and isinstance(token, str) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and isinstance(token, int) and 0 <= token < len(node):
+            node = node[token]
+        else:
+            return None
+    return node
 
 
 def _hashable(value: Any) -> Any:
