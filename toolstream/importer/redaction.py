@@ -7,11 +7,11 @@ scanned *reassembled*, because a stream splits a secret across fragments
 where no single string holds it:
 
 * tool-call arguments, per call (``{"passwo`` + ``rd": "hunter2"}``), routed
-  by the profile's slot key;
+  by slot, where the profile's ``slot_pieces`` says they sit;
 * every other string of the stream, joined in stream order per position
   inside its event (``choices/0/delta/content``, ``delta/text``,
   ``candidates/0/content/parts/0/text``...): text deltas, reasoning, and
-  the fragments of any profile this module has no routing for.  Joining
+  the fragments no stream path can point at (InvokeModel's base64 frames).  Joining
   strings that are not one text can only add findings, never hide one.
 
 Such a secret is reported at its first fragment, with the others listed;
