@@ -93,7 +93,7 @@ def test_bad_files_are_invalid_envelope_not_tracebacks(tmp_path: Path, payload: 
     path = tmp_path / "bad.json"
     path.write_bytes(payload)
     result = CliRunner().invoke(cli, ["validate", str(path), "--report", "json"])
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 65, result.output  # unreadable input, as for the other commands
     assert json.loads(result.output)["findings"][0]["code"] == "invalid_envelope"
 
 

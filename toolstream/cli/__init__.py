@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from toolstream import __version__
-from toolstream.cli.errors import misuse_exits
+from toolstream.cli.errors import EX_INTERRUPTED, misuse_exits
 
 
 class _Group(click.Group):
@@ -26,8 +26,14 @@ class _Group(click.Group):
             return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx: click.Context) -> Any:
-        with misuse_exits():
-            return super().invoke(ctx)
+        try:
+            with misuse_exits():
+                return super().invoke(ctx)
+        except (KeyboardInterrupt, click.Abort):
+            # one line and 130 (128 + SIGINT), not click's "Aborted!" and 1,
+            # which is the status of a finding
+            click.echo("toolstream: interrupted", err=True)
+            raise click.exceptions.Exit(EX_INTERRUPTED) from None
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -55,6 +61,7 @@ def _register() -> None:
 
     cli.add_command(repro_cmd.repro)
     from toolstream.cli import serve_cmd
+
     cli.add_command(serve_cmd.serve)
 
     from toolstream.cli import gateway_cmd

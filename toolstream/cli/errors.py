@@ -15,9 +15,35 @@ from contextlib import contextmanager
 
 import click
 
-__all__ = ["EX_USAGE", "Misuse", "misuse_exits"]
+__all__ = [
+    "EXIT_STATUSES",
+    "EX_DATAERR",
+    "EX_FINDINGS",
+    "EX_INTERRUPTED",
+    "EX_NOT_APPLICABLE",
+    "EX_OK",
+    "EX_USAGE",
+    "Misuse",
+    "misuse_exits",
+]
 
+EX_OK = 0
+EX_FINDINGS = 1
+EX_NOT_APPLICABLE = 2
 EX_USAGE = 64
+EX_DATAERR = 65
+EX_INTERRUPTED = 130
+
+EXIT_STATUSES: dict[int, str] = {
+    EX_OK: "ok: the verdict holds (pass, every label held, nothing found)",
+    EX_FINDINGS: "findings: a blocked turn, a broken label, a disagreement, a run that"
+    " proves nothing",
+    EX_NOT_APPLICABLE: "not applicable: no tool activity to judge",
+    EX_USAGE: "misuse: a bad option, an unreadable path, a combination that cannot work",
+    EX_DATAERR: "unreadable input: the file is not JSON, not a fixture, not a capture",
+    EX_INTERRUPTED: "interrupted (Ctrl-C): one line on stderr; no report file half-written",
+}
+"""The exit statuses every ``toolstream`` command shares (the README's table)."""
 
 
 class Misuse(click.UsageError):

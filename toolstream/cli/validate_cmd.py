@@ -7,7 +7,7 @@ import sys
 import click
 
 from toolstream.api import validate_bytes
-from toolstream.cli.errors import Misuse
+from toolstream.cli.errors import EX_DATAERR, Misuse
 from toolstream.cli.render import console, report_table
 from toolstream.profiles.dialects import choose
 from toolstream.reference import parse_limits, read_input
@@ -16,12 +16,20 @@ from toolstream.reference import parse_limits, read_input
 @click.command()
 @click.argument("fixture", metavar="FIXTURE")
 @click.option(
-    "--report",
-    "report_format",
+    "--format",
+    "output_format",
     type=click.Choice(["text", "json"]),
     default="text",
     show_default=True,
     help="text: rich tables; json: one deterministic JSON object.",
+)
+@click.option(
+    "--report",
+    "report_format",
+    type=click.Choice(["text", "json"]),
+    default=None,
+    hidden=True,
+    help="The former name of --format.",
 )
 @click.option(
     "--limit",
@@ -40,15 +48,20 @@ from toolstream.reference import parse_limits, read_input
 @click.option("--no-dialects", is_flag=True, help="Read no dialect: the pure closed world.")
 def validate(
     fixture: str,
-    report_format: str,
+    output_format: str,
+    report_format: str | None,
     limits: tuple[str, ...],
     dialect_names: tuple[str, ...] = (),
     no_dialects: bool = False,
 ) -> None:
     """Validate one assistant turn (a fixture JSON file, or - for stdin).
 
-    Exit status: 0 pass (executable), 1 blocked, 2 not applicable, 64 misuse.
+    Exit status: 0 pass (executable), 1 blocked, 2 not applicable, 64 misuse,
+    65 the input is not a fixture (not strict JSON, not an envelope: the
+    report says why), 130 interrupted.
     """
+    if report_format is not None:
+        output_format = report_format
     try:
         chosen = parse_limits(limits)
         dialects = choose(dialect_names, no_dialects)
@@ -59,10 +72,11 @@ def validate(
     except OSError as error:
         raise Misuse(f"cannot read {fixture}: {error.strerror or error}") from None
     report = validate_bytes(data, limits=chosen, dialects=dialects)
-    if report_format == "json":
+    if output_format == "json":
         sys.stdout.write(report.to_json())
     else:
         out = console()
         for renderable in report_table(report):
             out.print(renderable)
-    sys.exit(report.exit_code)
+    unreadable = any(finding.code.value == "invalid_envelope" for finding in report.findings)
+    sys.exit(EX_DATAERR if unreadable else report.exit_code)
