@@ -91,3 +91,21 @@ def test_import_reports_the_dialect_it_saw(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "(dialect groq, reasoning_content)" in result.output
+
+
+def test_both_file_routes_read_dialects_alike() -> None:
+    # Past LEDGER_MIN_BYTES a file takes the ledger route first: it must
+    # give the same report as the strict parse and the parsed API.
+    from toolstream import validate_bytes
+    from toolstream.api import LEDGER_MIN_BYTES
+
+    fixture = _groq_and_reasoning()
+    thinking = {"choices": [{"index": 0, "delta": {"reasoning_content": "x" * 64}}]}
+    fixture["chunks"] = [thinking] * (LEDGER_MIN_BYTES // 64) + fixture["chunks"]
+    data = json.dumps(fixture).encode()
+    assert len(data) > LEDGER_MIN_BYTES
+    report = validate_bytes(data)
+    assert report.to_json() == validate(fixture).to_json()
+    assert report.status == "pass" and report.dialects == ("groq", "reasoning_content")
+    closed = validate_bytes(data, dialects=())
+    assert closed.status == "blocked" and closed.dialects == ()
