@@ -52,6 +52,8 @@ class Case:
     """Today's import refuses the file with this message (no fixture written)."""
     pending: str = ""
     """The open issue whose work is expected to change this case's verdict."""
+    dialects: tuple[str, ...] = ()
+    """The reviewed dialects (docs/dialects.md) the stream uses, per turn alike."""
 
 
 CASES = [
@@ -314,6 +316,7 @@ CASES = [
         (PASS,),
         "reasoning_content deltas, then weather in 11 fragments; finish_reason tool_calls",
         calls=(("weather",),),
+        dialects=("reasoning_content",),
     ),
     Case(
         "openai-compatible/vercel-groq-tool-call.jsonl",
@@ -321,7 +324,9 @@ CASES = [
         "openai",
         (("blocked", ("schema_violation",)),),
         "a well-formed stream, but the model called weather with {} and vercel's example"
-        " weather tool requires location (the xai and mistral recordings of it fill it)",
+        " weather tool requires location (the xai and mistral recordings of it fill it);"
+        " its x_groq rides on chunks with choices, a level the profile leaves open, so no"
+        " dialect is needed",
         calls=(("weather",),),
     ),
     Case(
@@ -331,6 +336,7 @@ CASES = [
         (PASS,),
         "reasoning deltas, then the whole call in one chunk, finish_reason tool_calls",
         calls=(("weather",),),
+        dialects=("reasoning_content",),
     ),
     # -- OpenAI Responses -----------------------------------------------------------------------
     Case(
@@ -513,6 +519,7 @@ def test_capture_gets_the_verdict_it_deserves(tmp_path: Path, case: Case) -> Non
         assert (report.status, tuple(report.codes)) == (status, codes), (
             f"{case.reason}\n{report.to_json()}"
         )
+        assert report.dialects == case.dialects, case.reason
         clients = tuple(c.name for c in report.client_calls())
         if case.calls:
             assert clients == case.calls[number], case.reason
@@ -540,9 +547,7 @@ def test_nothing_is_dropped(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         fixtures = [json.loads(p.read_bytes()) for p in sorted(out.iterdir())]
         written = sum(len(f.get("events", f.get("chunks", []))) for f in fixtures)
-        events = [
-            r for c in captures for r in c.records if r.kind == "json" or c.format != "sse"
-        ]
+        events = [r for c in captures for r in c.records if r.kind == "json" or c.format != "sse"]
         assert written == len(events), case.capture
         done = sum(c.done_markers for c in captures)
         assert sum(f["meta"]["done_markers"] for f in fixtures) == done
