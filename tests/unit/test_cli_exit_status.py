@@ -63,14 +63,27 @@ def _write(path: Path, text: str) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("name", sorted(cli.commands))
+def every_command() -> list[list[str]]:
+    """Each command's words: a group's subcommands one by one."""
+    out = []
+    for name, command in sorted(cli.commands.items()):
+        if isinstance(command, click.Group):
+            out.extend([name, sub] for sub in sorted(command.commands))
+        else:
+            out.append([name])
+    return out
+
+
+@pytest.mark.parametrize("words", every_command(), ids=" ".join)
 def test_every_command_exits_130_on_an_interrupt(
-    monkeypatch: pytest.MonkeyPatch, name: str
+    monkeypatch: pytest.MonkeyPatch, words: list[str]
 ) -> None:
     """What SIGINT raises inside any command (``KeyboardInterrupt``, or
     click's ``Abort`` from a prompt) is one line and 130, never
     ``Aborted!`` and 1 (the status of a finding)."""
-    command = cli.commands[name]
+    command: Any = cli
+    for word in words:
+        command = command.commands[word]
 
     for raised in (KeyboardInterrupt, click.Abort):
 
@@ -79,8 +92,8 @@ def test_every_command_exits_130_on_an_interrupt(
 
         monkeypatch.setattr(command, "callback", interrupted)
         monkeypatch.setattr(command, "params", [])
-        result = CliRunner().invoke(cli, [name])
-        assert result.exit_code == 130, (name, result.output)
+        result = CliRunner().invoke(cli, words)
+        assert result.exit_code == 130, (words, result.output)
         assert result.stderr == "toolstream: interrupted\n"
 
 

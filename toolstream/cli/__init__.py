@@ -73,6 +73,10 @@ def _register() -> None:
     cli.add_command(label_cmd.label)
     cli.add_command(seeds_cmd.seeds)
 
+    from toolstream.cli import clients_cmd
+
+    cli.add_command(clients_cmd.clients)
+
 
 _register()
 

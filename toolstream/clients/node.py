@@ -5,7 +5,8 @@ and answers one JSON line per case on stdout (see its header); the drivers
 it runs are the small modules in ``js/drivers/``, whose headers say which
 API each calls and what counts as its refusal.  The packages are pinned by
 ``js/package.json`` and ``js/package-lock.json`` and installed by
-``make adapters-js`` (``npm ci``) into ``js/node_modules`` (not committed).
+``toolstream clients install-js`` (``npm ci`` from the shipped lockfile; in the
+repository ``make adapters-js``) into ``js/node_modules`` (not committed).
 
 The node process is started at the first case and kept for the run (one per
 worker process with ``-j``); it says ``{"ready": true}`` once the libraries
@@ -74,7 +75,7 @@ def node_missing() -> str | None:
     if absent:
         return (
             f"the JavaScript packages {', '.join(absent)} are not installed in"
-            f" {JS_ROOT / 'node_modules'}; run: make adapters-js"
+            f" {JS_ROOT / 'node_modules'}; run: toolstream clients install-js"
         )
     return None
 
