@@ -21,6 +21,7 @@ from toolstream.diff.session import (
     Event,
     RunSpec,
     RunStarted,
+    against_baseline,
     client_specs,
     parse_spec,
 )
@@ -180,6 +181,28 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
     " timeout and whole-case deadline); a longer run is an adapter_crash.",
 )
 @click.option(
+    "--baseline",
+    "baseline_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Known disagreements (toolstream-baseline/1): only new ones count for --fail-on;"
+    " new, known and fixed are counted on stderr.",
+)
+@click.option(
+    "--write-baseline",
+    "write_baseline_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Write this run's disagreements as a baseline file.",
+)
+@click.option(
+    "--strict-baseline",
+    is_flag=True,
+    help="With --baseline: exit 1 also when a recorded disagreement is fixed (remove it).",
+)
+@click.option(
     "-q",
     "--quiet",
     is_flag=True,
@@ -200,6 +223,9 @@ def diff(
     examples: int,
     jobs: int,
     timeout: float,
+    baseline_file: str | None,
+    write_baseline_file: str | None,
+    strict_baseline: bool,
     quiet: bool,
 ) -> None:
     """Run adapters (shims over real libraries' own stream reassembly) over
@@ -224,6 +250,16 @@ def diff(
         if not command.strip():
             raise Misuse("--adapter-command needs a command")
     options = UserOptions(profiles=tuple(adapter_profiles) or None, reject_on=tuple(reject_on))
+    if strict_baseline and baseline_file is None:
+        raise Misuse("--strict-baseline needs --baseline FILE")
+    baseline = None
+    if baseline_file is not None:
+        from toolstream.baseline import BaselineError, read_baseline
+
+        try:
+            baseline = read_baseline(baseline_file)
+        except BaselineError as error:
+            raise Misuse(str(error)) from None
     try:
         session = DiffSession.open(
             list(corpus),
@@ -288,4 +324,26 @@ def diff(
     nothing = result.proves_nothing()
     if nothing is not None:
         err.print(Text(f"this run proves nothing: {nothing}", style="bold red"), soft_wrap=True)
-    sys.exit(result.exit_code(fail_on))
+    if write_baseline_file is not None:
+        from toolstream.baseline import entries_from_diff, write_baseline
+
+        write_baseline(write_baseline_file, entries_from_diff(result.to_dict()))
+    if baseline is None:
+        sys.exit(result.exit_code(fail_on))
+    verdict = against_baseline(result, baseline)
+    err.print(
+        Text(
+            f"baseline: {len(verdict.new)} new, {len(verdict.known)} known,"
+            f" {len(verdict.fixed)} fixed",
+            style="bold",
+        ),
+        soft_wrap=True,
+    )
+    for entry in verdict.new:
+        err.print(Text(f"new: {entry.describe()}", style="red"), soft_wrap=True)
+    for entry in verdict.fixed:
+        err.print(
+            Text(f"fixed (remove it from the baseline): {entry.describe()}", style="green"),
+            soft_wrap=True,
+        )
+    sys.exit(verdict.exit_code(result, fail_on, strict=strict_baseline))

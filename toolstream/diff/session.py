@@ -15,6 +15,8 @@ Public API (stable)::
     DiffSession.open(corpus, specs, *, jobs=1, timeout=30.0,
                      options=UserOptions(), only_profiles=()) -> DiffSession
     DiffSession.run(on_event=None) -> DiffResult
+    against_baseline(result, baseline) -> BaselineVerdict     # new, known, fixed
+    BaselineVerdict.exit_code(result, fail_on, strict=False) -> int
     RunStarted / CaseFinished / RunFinished                  # the events
 
 ``judge_case`` runs one fixture through one adapter or client spec exactly
@@ -53,12 +55,14 @@ from toolstream.diff.runner import (
 )
 
 __all__ = [
+    "BaselineVerdict",
     "CaseFinished",
     "DiffSession",
     "Event",
     "RunFinished",
     "RunSpec",
     "RunStarted",
+    "against_baseline",
     "client_specs",
     "judge_case",
     "parse_spec",
@@ -248,3 +252,41 @@ def judge_case(
         raise AdapterUnavailable(item.info.name, item.info.package or run_spec.name, extra=None)
     (row,) = _run([case], loaded, jobs=1, timeout=30.0, options=UserOptions(), on_progress=None)
     return row
+
+
+# -- baselines ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BaselineVerdict:
+    """A run against a baseline file (:mod:`toolstream.baseline`): the
+    disagreements it does not record (``new``), the ones it does
+    (``known``), and recorded ones that no longer disagree (``fixed``)."""
+
+    new: tuple[Any, ...]
+    known: tuple[Any, ...]
+    fixed: tuple[Any, ...]
+
+    def exit_code(self, result: DiffResult, fail_on: str, *, strict: bool = False) -> int:
+        """1 when the run proves nothing, when a *new* disagreement meets
+        ``fail_on`` (known ones never fail), or, with ``strict``, when a
+        recorded one is fixed (the baseline is stale); otherwise 0."""
+        from toolstream.diff.classify import UNSAFE_ACCEPT
+
+        result.exit_code(fail_on)  # validates fail_on
+        if result.proves_nothing() is not None:
+            return 1
+        if fail_on == "unsafe" and any(e.classification == UNSAFE_ACCEPT for e in self.new):
+            return 1
+        if fail_on == "any" and self.new:
+            return 1
+        return 1 if strict and self.fixed else 0
+
+
+def against_baseline(result: DiffResult, baseline: Sequence[Any]) -> BaselineVerdict:
+    """Compare ``result`` with ``baseline`` entries (:func:`toolstream.baseline.read_baseline`)."""
+    from toolstream.baseline import compare, entries_from_diff, judged_from_diff
+
+    data = result.to_dict()
+    new, known, fixed = compare(entries_from_diff(data), baseline, judged=judged_from_diff(data))
+    return BaselineVerdict(tuple(new), tuple(known), tuple(fixed))
