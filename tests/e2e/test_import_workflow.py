@@ -199,8 +199,8 @@ def test_label_never_silently_replaces_a_different_label(tmp_path: Path) -> None
 def test_label_misuse(tmp_path: Path) -> None:
     not_fixture = tmp_path / "x.json"
     not_fixture.write_text("[1]")
-    assert invoke("label", not_fixture).exit_code == 64
-    assert invoke("label", tmp_path / "missing.json").exit_code == 64
+    assert invoke("label", not_fixture).exit_code == 65  # unreadable input
+    assert invoke("label", tmp_path / "missing.json").exit_code == 64  # misuse
 
 
 # -- seeds -----------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ __all__ = [
     "EX_OK",
     "EX_USAGE",
     "Misuse",
+    "Unreadable",
     "misuse_exits",
 ]
 
@@ -50,6 +51,12 @@ class Misuse(click.UsageError):
     """The command was used wrongly: nothing was checked (exit 64)."""
 
     exit_code = EX_USAGE
+
+
+class Unreadable(click.ClickException):
+    """The input itself cannot be read as what the command takes (exit 65)."""
+
+    exit_code = EX_DATAERR
 
 
 @contextmanager
