@@ -30,17 +30,6 @@ BEDROCK = "bedrock"
 GEMINI = "gemini"
 
 _ID_CHARS = st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-_ID_PREFIX = {
-    "openai": "call_",
-    "mistral": "",
-    "anthropic": "toolu_",
-    "openai-responses": "call_",
-    "bedrock": "tooluse_",
-    "gemini": "fc_",
-    "gemini-interactions": "fc_",
-    "cohere": "call_",
-    "bedrock-invoke": "toolu_",
-}
 
 
 def valid_turns(
@@ -106,7 +95,7 @@ def _turns(draw: Any, profile: str, schemas: dict[str, Any], max_calls: int) -> 
         else:
             text = jt.dumps(value, item_sep=", ", key_sep=": ")
         suffix = draw(st.text(_ID_CHARS, min_size=1, max_size=10))
-        id_ = _ID_PREFIX[profile] + suffix
+        id_ = WIRES[profile].id_prefix + suffix
         while id_ in ids:
             id_ += "x"
         ids.add(id_)

@@ -162,6 +162,7 @@ def _text_block(turn: Turn, block: Block) -> bool:
 
 WIRE = Wire(
     profile="anthropic",
+    id_prefix="toolu_",
     stream_key="events",
     parse=_parse,
     render=_render,

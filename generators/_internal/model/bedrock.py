@@ -170,6 +170,7 @@ def _text_block(turn: Turn, block: Block) -> bool:
 
 WIRE = Wire(
     profile="bedrock",
+    id_prefix="tooluse_",
     stream_key="events",
     parse=modelable("bedrock", _parse_events),
     render=_render,

@@ -96,6 +96,7 @@ def _exception(kind: str) -> dict[str, Any]:
 WIRE = replace(
     anthropic.WIRE,
     profile="bedrock-invoke",
+    id_prefix="toolu_",
     parse=modelable("bedrock-invoke", _parse_events),
     render=_render,
     error_events=(

@@ -275,6 +275,7 @@ _ERROR_CHUNK = {
 
 OPENAI = Wire(
     profile="openai",
+    id_prefix="call_",
     stream_key="chunks",
     parse=_parse_openai,
     render=_render,
@@ -293,6 +294,7 @@ OPENAI = Wire(
 MISTRAL = replace(
     OPENAI,
     profile="mistral",
+    id_prefix="",
     parse=_parse_mistral,
     wrong_reasons=(*OPENAI.wrong_reasons, "model_length", "error"),
     forcing_choices=("required", "any"),

@@ -126,6 +126,7 @@ def _new_call(turn: Turn, name: str) -> tuple[Call, list[Step]]:
 
 WIRE = Wire(
     profile="cohere",
+    id_prefix="call_",
     stream_key="events",
     parse=modelable("cohere", _parse_events),
     render=_render,

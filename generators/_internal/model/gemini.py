@@ -458,6 +458,7 @@ def _new_call(turn: Turn, name: str) -> tuple[Call, list[Step]]:
 
 WIRE = Wire(
     profile="gemini",
+    id_prefix="fc_",
     stream_key="chunks",
     parse=modelable("gemini", _parse),
     render=_render,

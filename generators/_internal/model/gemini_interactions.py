@@ -143,6 +143,7 @@ def _text_block(turn: Turn, block: Block) -> bool:
 
 WIRE = Wire(
     profile="gemini-interactions",
+    id_prefix="fc_",
     stream_key="events",
     parse=modelable("gemini-interactions", _parse_events),
     render=_render,

@@ -339,6 +339,7 @@ def _text_block(turn: Turn, block: Block) -> bool:
 
 WIRE = Wire(
     profile="openai-responses",
+    id_prefix="call_",
     stream_key="events",
     parse=modelable("openai-responses", _parse_events),
     render=_render,

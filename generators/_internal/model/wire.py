@@ -192,6 +192,9 @@ class Wire:
     """Calls may stream their arguments as values at JSON paths (Vertex
     ``partialArgs``, see :mod:`.gemini`): the ``partialArgs`` operators
     apply."""
+    id_prefix: str = ""
+    """How the format's call ids begin (``call_``, ``toolu_``...), for calls
+    built from scratch."""
 
 
 def new_block_call(turn: Turn, id_: str, name: str, **fields: Any) -> tuple[Call, list[Step]]:
