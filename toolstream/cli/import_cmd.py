@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,9 +15,10 @@ from rich.text import Text
 from toolstream import __version__
 from toolstream.api import validate_bytes
 from toolstream.cli.errors import Misuse
-from toolstream.cli.render import console
+from toolstream.cli.render import console, format_option
 from toolstream.profiles import PROFILES
 
+IMPORT_JSON_VERSION = 1
 EX_REFUSED = 1
 EX_DATAERR = 65
 
@@ -78,6 +80,7 @@ def _read(path: str, what: str) -> bytes:
     " refusing to write.",
 )
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
+@format_option
 def import_(
     capture: str,
     output: str,
@@ -86,6 +89,7 @@ def import_(
     request_path: str | None,
     redact: bool,
     quiet: bool,
+    output_format: str = "text",
 ) -> None:
     """Read CAPTURE (a VCR.py, pytest-recording or go-vcr cassette, a HAR
     archive, or a bare body: SSE text, JSON Lines, a JSON array of chunks,
@@ -95,7 +99,9 @@ def import_(
 
     Exit status: 0 written, 1 refused (credentials found; nothing written),
     64 misuse (options, unreadable files, profile not detectable), 65 the
-    capture cannot be read (the message names the line, byte or frame).
+    capture cannot be read (the message names the line, byte or frame),
+    130 interrupted.  With --format json, one JSON object on stdout (the
+    fixtures written, each with its verdict, and the warnings).
     """
     from toolstream.importer import (
         ImportFailure,
@@ -173,6 +179,29 @@ def import_(
     except OSError as error:
         raise Misuse(f"cannot write {output}: {error.strerror or error}") from None
 
+    if output_format == "json":
+        fixtures = []
+        for turn, path, text in zip(result.turns, paths, texts, strict=True):
+            report = validate_bytes(text.encode("ascii"))
+            fixtures.append(
+                {
+                    "turn": turn.number,
+                    "fixture": str(path),
+                    "events": turn.events,
+                    "status": str(report.status),
+                    "codes": list(report.codes),
+                    "dialects": list(report.dialects),
+                    "redactions": len(turn.fixture["meta"].get("redactions", [])),
+                }
+            )
+        listing = {
+            "import_version": IMPORT_JSON_VERSION,
+            "source": source,
+            "fixtures": fixtures,
+            "warnings": [*result.warnings, *notes],
+        }
+        sys.stdout.write(json.dumps(listing, indent=2, sort_keys=True) + "\n")
+        return
     if quiet:
         return
     if result.container is None:
