@@ -213,22 +213,19 @@ def test_no_new_side_table_is_keyed_by_profile() -> None:
 
 def test_scratch_call_ids_use_the_wire_rows_prefix() -> None:
     from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     from toolstream_generators._internal import scratch
     from toolstream_generators._internal.model import parse as parse_turn
 
-    for profile, wire in WIRES.items():
+    schemas = {"lookup": {"type": "object", "properties": {"q": {"type": "string"}}}}
+    fixtures = st.sampled_from(sorted(WIRES)).flatmap(lambda p: scratch.valid_turns(p, schemas))
 
-        schemas = {"lookup": {"type": "object", "properties": {"q": {"type": "string"}}}}
+    @settings(max_examples=40, database=None, deadline=None)
+    @given(fixtures)
+    def check(fixture: dict[str, Any]) -> None:
+        prefix = WIRES[fixture["profile"]].id_prefix
+        ids = [c.id for c in parse_turn(fixture).calls if isinstance(c.id, str)]
+        assert all(i.startswith(prefix) for i in ids), (fixture["profile"], ids)
 
-        @settings(max_examples=5, database=None, deadline=None)
-        @given(scratch.valid_turns(profile, schemas))
-        def check(fixture: dict[str, Any], wire: Any = wire) -> None:
-            turn = parse_turn(fixture)
-            assert all(
-                isinstance(c.id, str) and c.id.startswith(wire.id_prefix)
-                for c in turn.calls
-                if isinstance(c.id, str)
-            )
-
-        check()
+    check()
