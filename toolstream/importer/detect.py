@@ -102,7 +102,6 @@ FAMILIES = (
     "bedrock",
     "chat",
     "openai-responses",
-    # issue 14
     "gemini",
     "gemini-interactions",
     "cohere",

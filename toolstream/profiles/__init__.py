@@ -20,7 +20,6 @@ PROFILES: dict[str, type[Profile]] = {
     "anthropic": AnthropicMessages,
     "openai-responses": OpenAIResponses,
     "bedrock": Bedrock,
-    # issue 14
     "gemini": Gemini,
     "gemini-interactions": GeminiInteractions,
     "cohere": Cohere,

@@ -96,7 +96,7 @@ class Wire:
     begun_by_any_event: bool = False
     """A message has begun with the stream's first event (no ``begin``)."""
     closed_world: bool = False
-    """Any finding makes the turn applicable (the four wires of issue 14):
+    """Any finding makes the turn applicable (gemini, gemini-interactions, cohere, bedrock-invoke):
     a turn cut before any call, with a block left open, is then
     ``blocked``, not ``not_applicable``."""
     """A message has begun with the stream's first event (no ``begin``)."""
