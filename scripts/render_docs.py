@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.support.catalogue import CATALOGUE  # noqa: E402
 from toolstream import validate  # noqa: E402
-from toolstream.findings import Code  # noqa: E402
+from toolstream.findings import Code, Layer, layer_of  # noqa: E402
 from toolstream.machine import ILLEGAL, SCOPE_RULES, TRANSITIONS, state_diagram  # noqa: E402
 
 
@@ -37,18 +37,31 @@ def findings_md() -> str:
         "minimal fixtures in `tests/support/catalogue.py` (each one is a test: it must produce",
         "exactly its code). Codes are stable: they are never renamed or removed.",
         "",
-        "| code | meaning | profiles with a fixture |",
+        "Each code belongs to one layer of responsibility: a client library is judged",
+        "on reassembly and argument strictness; tool-policy rows are the application's job.",
+        "",
+        "| layer | what it covers | codes |",
         "|---|---|---|",
+    ]
+    for layer in Layer:
+        members = ", ".join(f"`{c.value}`" for c in Code if layer_of(c) is layer)
+        out.append(f"| `{layer.value}` | {layer.__doc__} | {members} |")
+    out += [
+        "",
+        "| code | layer | meaning | profiles with a fixture |",
+        "|---|---|---|---|",
     ]
     by_code: dict[str, list] = {}
     for entry in CATALOGUE:
         by_code.setdefault(entry.code, []).append(entry)
     for code in Code:
         profiles = ", ".join(e.profile for e in by_code.get(code.value, []))
-        out.append(f"| `{code.value}` | {code.__doc__} | {profiles} |")
+        layer = layer_of(code).value
+        out.append(f"| `{code.value}` | `{layer}` | {code.__doc__} | {profiles} |")
     out.append("")
     for code in Code:
-        out += [f"## `{code.value}`", "", code.__doc__ or "", ""]
+        layer_line = f"Layer: `{layer_of(code).value}`."
+        out += [f"## `{code.value}`", "", layer_line, "", code.__doc__ or "", ""]
         for entry in by_code.get(code.value, []):
             report = validate(entry.fixture)
             finding = report.findings[0]
@@ -153,7 +166,7 @@ def dialects_md() -> str:
         "",
         "## How to add a dialect",
         "",
-        "A finding that says a member \"is not one this profile or any reviewed dialect",
+        'A finding that says a member "is not one this profile or any reviewed dialect',
         "knows\" names the member's path. To review it:",
         "",
         "1. Find a public source for the member (an API reference, the server's source",

@@ -14,8 +14,35 @@ one.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+
+class Layer(str, enum.Enum):
+    """Who is responsible for a finding: the layer of the stack it belongs to.
+
+    Every :class:`Code` belongs to exactly one layer (:func:`layer_of`).  A
+    client library is judged on reassembly and argument strictness; tool
+    policy is the application's job.
+    """
+
+    TRANSPORT = "transport"
+    """Transport and framing: the envelope, events the profile cannot decode,
+    provider errors, cut streams and resource bounds."""
+
+    REASSEMBLY = "reassembly"
+    """Reassembly: which fragment belongs to which call (identity, slots),
+    terminals and ordering."""
+
+    STRICTNESS = "strictness"
+    """Argument strictness: whether the reassembled arguments are one strict
+    JSON object."""
+
+    TOOL_POLICY = "tool_policy"
+    """Tool policy: whether the tool exists and its arguments satisfy its
+    schema.  The application must check this; the library does not claim
+    to."""
 
 
 class Code(str, enum.Enum):
@@ -173,6 +200,69 @@ class Code(str, enum.Enum):
     events are supported).  Fatal: nothing in it is interpreted."""
 
 
+_T, _R, _S, _P = Layer.TRANSPORT, Layer.REASSEMBLY, Layer.STRICTNESS, Layer.TOOL_POLICY
+
+LAYER_OF_CODE: dict[Code, Layer] = {
+    Code.INVALID_ENVELOPE: _T,
+    Code.UNSUPPORTED_EVENT: _T,
+    Code.PROVIDER_ERROR: _T,
+    Code.AMBIGUOUS_CHOICE: _R,
+    Code.INVALID_SLOT_INDEX: _R,
+    Code.MISSING_SLOT: _R,
+    Code.UNKNOWN_SLOT: _R,
+    Code.IDENTITY_COLLISION: _R,
+    Code.DUPLICATE_ID: _R,
+    Code.MISSING_ID: _R,
+    Code.MISSING_NAME: _R,
+    Code.UNSUPPORTED_CALL_TYPE: _R,
+    Code.NON_STRING_FRAGMENT: _R,
+    Code.MISSING_TERMINAL: _R,
+    Code.WRONG_TERMINAL_REASON: _R,
+    Code.DUPLICATE_TERMINAL: _R,
+    Code.DELTA_AFTER_TERMINAL: _R,
+    Code.TERMINAL_WITHOUT_CALLS: _R,
+    Code.CONFLICTING_INPUT: _R,
+    Code.EMPTY_ARGUMENTS: _S,
+    Code.MALFORMED_JSON: _S,
+    Code.TRAILING_DATA: _S,
+    Code.NON_FINITE_NUMBER: _S,
+    Code.NON_OBJECT_ARGUMENTS: _S,
+    Code.DUPLICATE_KEY: _S,
+    Code.INVALID_UNICODE: _S,
+    Code.LIMIT_EXCEEDED: _T,
+    Code.UNKNOWN_TOOL: _P,
+    Code.UNSUPPORTED_SCHEMA_KEYWORD: _P,
+    Code.INVALID_SCHEMA: _P,
+    Code.SCHEMA_VIOLATION: _P,
+    Code.ARGUMENTS_MISMATCH: _R,
+    Code.INVALID_JSON_PATH: _R,
+    Code.INVALID_PARTIAL_ARG: _R,
+    Code.BROKEN_STRING_CONTINUATION: _R,
+    Code.DUPLICATE_ASSIGNMENT: _R,
+    Code.PATH_TYPE_CONFLICT: _R,
+    Code.ARRAY_INDEX_GAP: _R,
+    Code.UNSUPPORTED_MODEL_FAMILY: _T,
+}
+"""The one layer of every code, declared next to the codes (a new code
+without an entry fails the layer test)."""
+
+
+def layer_of(code: Code | str) -> Layer:
+    """The layer of responsibility *code* (a :class:`Code` or its value)
+    belongs to; ``KeyError`` for a code without one."""
+    return LAYER_OF_CODE[Code(code)]
+
+
+def count_by_layer(codes: Iterable[Code | str]) -> dict[Layer, int]:
+    """How many of *codes* fall in each layer, every layer present (zero when
+    none), in :class:`Layer` order: the one count every report uses, so the
+    layers always add up to ``len(codes)``."""
+    counts = dict.fromkeys(Layer, 0)
+    for code in codes:
+        counts[layer_of(code)] += 1
+    return counts
+
+
 @dataclass(frozen=True)
 class Finding:
     """One rule broken, with where it was found."""
@@ -237,7 +327,8 @@ def _attach_member_docs() -> None:
     except (OSError, SyntaxError):  # pragma: no cover - vendored without sources
         return
     for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == "Code":
+        if isinstance(node, ast.ClassDef) and node.name in ("Code", "Layer"):
+            enum_class: Any = Code if node.name == "Code" else Layer
             body = node.body
             for first, second in itertools.pairwise(body):
                 if (
@@ -247,7 +338,7 @@ def _attach_member_docs() -> None:
                     and isinstance(second.value, ast.Constant)
                     and isinstance(second.value.value, str)
                 ):
-                    member = Code.__members__.get(first.targets[0].id)
+                    member = enum_class.__members__.get(first.targets[0].id)
                     if member is not None:
                         member.__doc__ = " ".join(second.value.value.split())
 
