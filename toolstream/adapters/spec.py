@@ -6,6 +6,10 @@ A spec's text: a registry name or ``package.module:function`` (kind
 ``adapter``), ``cmd:COMMAND`` / ``lines:COMMAND`` (kinds ``cmd`` and
 ``lines``), ``client:NAME`` or ``client:NAME@TRANSPORT`` (kind ``client``;
 ``@plain`` is the default and is not written).
+
+What ``--client`` takes (``diff``, ``shrink``, ``repro``) is the same text
+without ``client:``: ``NAME`` or ``NAME@TRANSPORT``, parsed by
+:func:`parse_client`.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Kind", "RunSpec", "client_specs", "parse_spec"]
+__all__ = ["Kind", "RunSpec", "client_specs", "parse_client", "parse_spec"]
 
 Kind = Literal["adapter", "cmd", "lines", "client"]
 
@@ -62,10 +66,19 @@ def parse_spec(text: str | RunSpec) -> RunSpec:
     return RunSpec("adapter", text)
 
 
+def parse_client(text: str) -> RunSpec:
+    """A ``--client`` value, ``NAME`` or ``NAME@TRANSPORT``, as a client spec."""
+    return parse_spec(f"client:{text}")
+
+
 def client_specs(names: Iterable[str], transports: Iterable[str]) -> list[RunSpec]:
-    """Every client x transport, each once, in the order given."""
-    return [
-        RunSpec("client", name, transport)
-        for name in dict.fromkeys(names)
-        for transport in dict.fromkeys(transports)
-    ]
+    """Every client x transport, each once, in the order given; a name
+    written ``NAME@TRANSPORT`` runs under that transport only."""
+    out: list[RunSpec] = []
+    for name in dict.fromkeys(names):
+        run = parse_client(name)
+        if "@" in name:
+            out.append(run)
+        else:
+            out.extend(RunSpec("client", run.name, t) for t in dict.fromkeys(transports))
+    return list(dict.fromkeys(out))

@@ -55,10 +55,11 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
         raise click.UsageError("--client needs a client name (see --list-clients)")
     if not variants:
         raise click.UsageError("--transport needs a transport name")
-    for name in wanted:
-        if name not in CLIENTS:
-            raise click.UsageError(f"unknown client {name!r}; known: {', '.join(CLIENTS)}")
-    return client_specs(wanted, variants)
+    specs = client_specs(wanted, variants)  # NAME@TRANSPORT: that transport only
+    for spec in specs:
+        if spec.name not in CLIENTS:
+            raise click.UsageError(f"unknown client {spec.name!r}; known: {', '.join(CLIENTS)}")
+    return specs
 
 
 @click.command(short_help="Run real libraries' stream reassembly over a corpus.")
@@ -117,9 +118,10 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
     "--client",
     "client_names",
     multiple=True,
-    metavar="NAME[,NAME]",
+    metavar="NAME[@TRANSPORT][,...]",
     help="A client library driven unmodified over HTTP against toolstream serve"
-    " (see --list-clients). Repeatable or comma-separated.",
+    " (see --list-clients). Repeatable or comma-separated. NAME@TRANSPORT runs it"
+    " under that transport only (as shrink and repro take it), not under --transport.",
 )
 @click.option(
     "--transport",

@@ -44,7 +44,13 @@ from toolstream.adapters.base import GENERATED_ID, Adapter, AdapterResult, Adapt
 from toolstream.caseio import fixture_digest
 from toolstream.clients.base import Client, Target
 from toolstream.clients.registry import get_client
-from toolstream.clients.transports import cut_transport, delivered, inapplicable, serve_spec
+from toolstream.clients.transports import (
+    cut_transport,
+    delivered,
+    inapplicable,
+    serve_spec,
+    transport_problem,
+)
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -164,6 +170,9 @@ class ClientAdapter(Adapter):
     """A client library over HTTP, as an adapter (see the module docstring)."""
 
     def __init__(self, client: Client, transport: str = "plain", timeout: float = DEFAULT_TIMEOUT):
+        problem = transport_problem(transport)
+        if problem is not None:
+            raise ValueError(problem)
         self.client = client
         self.transport = transport
         self.timeout = timeout
@@ -269,10 +278,11 @@ def mask_generated_ids(result: AdapterResult, fixture: Mapping[str, Any]) -> Ada
 
 def client_adapter(spec: str, *, timeout: float | None = None) -> ClientAdapter:
     """``NAME`` or ``NAME@TRANSPORT`` (the part of a ``client:`` adapter spec
-    after the colon).  Raises KeyError for an unknown client."""
-    from toolstream.adapters.spec import parse_spec
+    after the colon).  Raises KeyError for an unknown client, ValueError for
+    an unknown transport."""
+    from toolstream.adapters.spec import parse_client
 
-    run = parse_spec(f"client:{spec}")
+    run = parse_client(spec)
     return ClientAdapter(
         get_client(run.name),
         run.transport,

@@ -16,6 +16,7 @@ __all__ = [
     "delivered",
     "inapplicable",
     "serve_spec",
+    "transport_problem",
 ]
 
 TRANSPORTS: Final[dict[str, str]] = {
@@ -56,6 +57,24 @@ def _parsed(name: str) -> Any:
         return parse_transport(serve_spec(name))
     except TransportError:
         return None
+
+
+def transport_problem(name: str) -> str | None:
+    """Why ``name`` is no transport (neither a name of :data:`TRANSPORTS` nor
+    a serve spec ``toolstream serve`` accepts), one line; None when it is.
+    Checked before anything runs: a client asked for an unknown transport
+    would be refused by the server on every case, a refusal that is not the
+    library's."""
+    from toolstream.serve.transport import TransportError, parse_transport
+
+    if not name.strip():
+        return "an empty transport name"
+    try:
+        parse_transport(serve_spec(name))
+    except TransportError as error:
+        known = ", ".join(TRANSPORTS)
+        return f"transport {name!r} is not one of {known} nor a serve spec ({error})"
+    return None
 
 
 def cut_transport(name: str) -> bool:

@@ -284,8 +284,9 @@ class AdapterDisagreement(Predicate):
 def load_client(spec: str, *, timeout: float = 30.0) -> Any:
     """A client (``NAME[@TRANSPORT]``, as ``diff --client``) ready to run, as
     the adapter ``toolstream diff`` makes of it.  Raises :class:`ShrinkError`
-    (usage) for an unknown client, a missing library or a transport the
-    client cannot receive."""
+    (usage) for an unknown client, an unknown transport, a missing library or
+    a transport the client cannot receive."""
+    from toolstream.adapters.spec import parse_client
     from toolstream.clients.harness import client_adapter
 
     try:
@@ -294,9 +295,11 @@ def load_client(spec: str, *, timeout: float = 30.0) -> Any:
         from toolstream.clients.registry import CLIENTS
 
         raise ShrinkError(
-            f"unknown client {spec.partition('@')[0]!r}; use one of {', '.join(CLIENTS)}",
+            f"unknown client {parse_client(spec).name!r}; use one of {', '.join(CLIENTS)}",
             usage=True,
         ) from None
+    except ValueError as error:  # an unknown transport
+        raise ShrinkError(str(error), usage=True) from None
     reason = adapter.unavailable_reason()
     if reason is not None:
         raise ShrinkError(reason, usage=True)

@@ -22,17 +22,24 @@ def script_suffix(client: str) -> str:
 
 
 def split_client(spec: str) -> tuple[str, str]:
-    """``NAME[@TRANSPORT]`` -> (name, transport), ``plain`` by default."""
-    name, sep, transport = spec.partition("@")
-    return name, (transport if sep and transport else "plain")
+    """``NAME[@TRANSPORT]`` -> (name, transport), ``plain`` by default: the
+    one parse of a ``--client`` value (:func:`toolstream.adapters.spec.parse_client`)."""
+    from toolstream.adapters.spec import parse_client
+
+    run = parse_client(spec)
+    return run.name, run.transport
 
 
 def build_script(case_path: str, spec: str, *, timeout: float = 30.0) -> tuple[str, Judgement]:
     """The reproducer's text for ``case_path`` and ``spec`` (NAME[@TRANSPORT]),
     and the diff's judgement it embeds.  Raises :class:`ReproError`."""
     from toolstream.caseio import load_case
+    from toolstream.clients.transports import transport_problem
 
     client, transport = split_client(spec)
+    problem = transport_problem(transport)
+    if problem is not None:
+        raise ReproError(problem)
     if client not in CLIENTS:
         raise ReproError(
             f"no reproducer for client {client!r}; clients with one: {', '.join(sorted(CLIENTS))}"
