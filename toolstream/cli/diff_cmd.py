@@ -8,7 +8,13 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from toolstream.cli.diff_render import counts_table, examples_table, profiles_table, summary_text
+from toolstream.cli.diff_render import (
+    counts_table,
+    examples_table,
+    layers_table,
+    profiles_table,
+    summary_text,
+)
 from toolstream.cli.errors import Misuse
 from toolstream.cli.render import console
 from toolstream.clients.transports import TRANSPORTS
@@ -319,6 +325,9 @@ def diff(
         per_profile = profiles_table(result)
         if per_profile is not None:
             out.print(per_profile)
+        by_layer = layers_table(result)
+        if by_layer is not None:
+            out.print(by_layer)
         worst = sort_examples(result.examples(examples))
         if worst:
             out.print(examples_table(worst))

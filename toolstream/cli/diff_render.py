@@ -9,7 +9,14 @@ from rich.text import Text
 from toolstream.diff.classify import CLASSIFICATIONS, NOT_RUN, SEVERITY
 from toolstream.diff.results import SHORT, DiffResult, Example
 
-__all__ = ["STYLE", "counts_table", "examples_table", "profiles_table", "summary_text"]
+__all__ = [
+    "STYLE",
+    "counts_table",
+    "examples_table",
+    "layers_table",
+    "profiles_table",
+    "summary_text",
+]
 
 STYLE = {
     "agree": "green",
@@ -54,6 +61,36 @@ def counts_table(result: DiffResult) -> Table:
         table.add_row(operator, *(_styled_cell(result.counts(n, operator)) for n in names))
     table.add_section()
     table.add_row("total", *(_styled_cell(result.counts(n)) for n in names), style="bold")
+    return table
+
+
+def layers_table(result: DiffResult) -> Table | None:
+    """Rows: the adapters that ran; columns: each layer's disagreements and
+    their total (every disagreement in one layer, :meth:`DiffResult.by_layer`);
+    ``None`` when nothing disagrees.  Tool policy is the application's job:
+    its column says so."""
+    names = [a.name for a in result.ran]
+    by_layer = {name: result.by_layer(name) for name in names}
+    if not any(sum(counts.values()) for counts in by_layer.values()):
+        return None
+    table = Table(
+        title="disagreements by layer",
+        title_justify="left",
+        caption="tool_policy: the application must check this; the library does not claim to",
+        caption_justify="left",
+    )
+    table.add_column("adapter", style="bold", overflow="fold")
+    layers = list(next(iter(by_layer.values())))
+    for layer in layers:
+        table.add_column(layer, justify="right")
+    table.add_column("total", justify="right", style="bold")
+    for name in names:
+        counts = by_layer[name]
+        table.add_row(
+            name,
+            *(str(counts[layer]) if counts[layer] else Text("-", style="dim") for layer in layers),
+            str(sum(counts.values())),
+        )
     return table
 
 

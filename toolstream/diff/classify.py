@@ -56,6 +56,7 @@ from toolstream.adapters.base import (
     AdapterCall,
     AdapterResult,
 )
+from toolstream.findings import Layer, layer_of
 from toolstream.report import CallReport, Report
 
 __all__ = [
@@ -72,6 +73,8 @@ __all__ = [
     "Outcome",
     "classify_crash",
     "classify_result",
+    "deciding_code",
+    "disagreement_layer",
     "json_safe",
     "not_run",
     "same_value",
@@ -92,6 +95,31 @@ DISAGREEMENTS: Final = (UNSAFE_ACCEPT, WRONG_CALLS, ADAPTER_CRASH, FALSE_REJECT)
 
 SEVERITY: Final = {name: rank for rank, name in enumerate((*DISAGREEMENTS, AGREE, NOT_RUN))}
 """Sort key: lower is worse."""
+
+LAYER_ORDER: Final = tuple(Layer)
+"""The layers bottom-up: transport, reassembly, argument strictness, tool policy."""
+
+
+def deciding_code(codes: Sequence[str]) -> str | None:
+    """The reference code a disagreement is counted under: of the codes of
+    the verdict the adapter was judged against, the first one of the lowest
+    layer (a fault low in the stack, a cut stream or two calls glued into
+    one slot, makes every check above it moot: a library that hands over a
+    truncated call has a reassembly bug whatever the schema says).  ``None``
+    when the verdict has no code (the reference passes the turn, or finds no
+    tool activity in it)."""
+    if not codes:
+        return None
+    return min(codes, key=lambda code: LAYER_ORDER.index(layer_of(code)))
+
+
+def disagreement_layer(code: str | None) -> Layer:
+    """The layer a disagreement counted under ``code`` (:func:`deciding_code`)
+    belongs to.  Without a code the stream is one the reference accepts (or
+    finds no call in), so whatever the library made of it differently is
+    its reassembly."""
+    return Layer.REASSEMBLY if code is None else layer_of(code)
+
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 _MAX_TEXT = 300

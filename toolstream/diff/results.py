@@ -20,12 +20,15 @@ from toolstream.diff.classify import (
     UNSAFE_ACCEPT,
     WRONG_CALLS,
     Outcome,
+    disagreement_layer,
 )
 from toolstream.diff.runner import AdapterInfo, CaseResult
+from toolstream.findings import Layer
 
 __all__ = [
     "FAIL_ON",
     "FORMAT",
+    "NO_CODE",
     "SHORT",
     "DiffResult",
     "Example",
@@ -47,6 +50,10 @@ FAIL_ON: Final = ("unsafe", "any", "never")
 
 Whatever the value, a run that proves nothing fails too
 (:meth:`DiffResult.proves_nothing`)."""
+
+NO_CODE: Final = "(no code)"
+"""The :meth:`DiffResult.by_code` key of disagreements over a verdict without
+a code (the reference passes the turn, or finds no tool activity)."""
 
 SHORT: Final = {
     AGREE: "agree",
@@ -127,6 +134,29 @@ class DiffResult:
             if outcome is not None:
                 out[case.profile or NO_OPERATOR][outcome.classification] += 1
         return out
+
+    def by_layer(self, adapter: str) -> dict[str, int]:
+        """Layer -> how many of ``adapter``'s disagreements are counted under
+        it (every layer present, bottom-up): each disagreement in exactly
+        one layer, so they add up to its disagreements."""
+        out = {layer.value: 0 for layer in Layer}
+        for case in self.cases:
+            outcome = case.outcomes.get(adapter)
+            if outcome is not None and outcome.disagrees:
+                out[disagreement_layer(case.layer_code(adapter)).value] += 1
+        return out
+
+    def by_code(self, adapter: str) -> dict[str, int]:
+        """Deciding code -> how many of ``adapter``'s disagreements are
+        counted under it (:data:`NO_CODE` for a verdict without one); only
+        the codes that occur, sorted, :data:`NO_CODE` last."""
+        found: dict[str, int] = {}
+        for case in self.cases:
+            outcome = case.outcomes.get(adapter)
+            if outcome is not None and outcome.disagrees:
+                code = case.layer_code(adapter) or NO_CODE
+                found[code] = found.get(code, 0) + 1
+        return {code: found[code] for code in sorted(found, key=lambda c: (c == NO_CODE, c))}
 
     def proves_nothing(self) -> str | None:
         """Why this run checked nothing, in one line, or ``None``.
@@ -238,6 +268,8 @@ class DiffResult:
                 name: {op: self.counts(name, op) for op in self.operators()} for name in names
             },
             "by_profile": {name: self.by_profile(name) for name in names},
+            "by_layer": {name: self.by_layer(name) for name in names},
+            "by_code": {name: self.by_code(name) for name in names},
             "unreadable": [{"path": u.path, "error": u.error} for u in self.unreadable],
             "proves_nothing": self.proves_nothing(),
         }

@@ -34,7 +34,14 @@ from toolstream.adapters.base import (
 )
 from toolstream.api import validate, validate_bytes
 from toolstream.diff.cases import Case, Unreadable
-from toolstream.diff.classify import Outcome, classify_crash, classify_result, not_run
+from toolstream.diff.classify import (
+    Outcome,
+    classify_crash,
+    classify_result,
+    deciding_code,
+    disagreement_layer,
+    not_run,
+)
 from toolstream.report import Report
 
 __all__ = [
@@ -262,8 +269,23 @@ class CaseResult:
             ]
         return reference
 
+    def verdict_codes(self, name: str) -> tuple[str, ...]:
+        """The reference codes adapter ``name`` was judged against: its
+        prefix's for a client judged against a cut prefix, else this case's."""
+        return self.judged[name][1].codes if name in self.judged else self.codes
+
+    def layer_code(self, name: str) -> str | None:
+        """The code adapter ``name``'s disagreement is counted under
+        (:func:`~toolstream.diff.classify.deciding_code`)."""
+        return deciding_code(self.verdict_codes(name))
+
     def result_dict(self, name: str) -> dict[str, Any]:
-        out = self.outcomes[name].to_dict()
+        outcome = self.outcomes[name]
+        out = outcome.to_dict()
+        if outcome.disagrees:
+            code = self.layer_code(name)
+            out["layer"] = disagreement_layer(code).value
+            out["layer_code"] = code
         if name in self.judged:
             transport, prefix = self.judged[name]
             out["transport"] = transport
