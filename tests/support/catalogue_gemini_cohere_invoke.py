@@ -62,6 +62,7 @@ NOT_APPLICABLE: dict[str, set[str]] = {
         "conflicting_input",
         "arguments_mismatch",
         "unsupported_model_family",
+        "empty_arguments",  # a whole call without args is the call {}
         *_ARGUMENT_CODES,  # arguments are an object, not text
     },
     "gemini-interactions": {
@@ -228,12 +229,6 @@ def _gemini(add: Any) -> None:
         g,
         "MALFORMED_FUNCTION_CALL on a turn without a call",
         gemini([gem_chunk({"text": "Let me check."}), gem_finish("MALFORMED_FUNCTION_CALL")]),
-    )
-    add(
-        "empty_arguments",
-        g,
-        "a whole functionCall without args",
-        gemini([gem_chunk({"functionCall": {"name": "weather"}}), gem_finish()]),
     )
     add(
         "non_finite_number",

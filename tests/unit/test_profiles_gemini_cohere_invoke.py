@@ -136,6 +136,38 @@ def test_gemini_whole_call_passes_with_canonical_arguments() -> None:
     assert report.calls[0].input == {"city": "Paris", "n": [1, 2.5]}
 
 
+NO_PARAMETERS = {"clock": {"type": "object", "properties": {}, "additionalProperties": False}}
+
+
+@pytest.mark.parametrize(
+    "call",
+    [{"name": "clock"}, {"name": "clock", "args": None}, {"name": "clock", "args": {}}],
+    ids=["absent", "null", "empty"],
+)
+def test_gemini_whole_call_without_args_is_the_no_argument_call(call: dict[str, Any]) -> None:
+    # FunctionCall.args is optional in the API reference: a whole call that
+    # omits it is complete, with arguments {} (never empty_arguments).
+    report = validate(
+        gemini([gem_chunk({"functionCall": call}), gem_finish()], schemas=NO_PARAMETERS)
+    )
+    assert report.status == "pass", report.to_json()
+    assert calls_of(report) == [(None, "clock", "{}")]
+    assert report.calls[0].input == {}
+
+
+def test_gemini_whole_call_without_args_is_still_held_to_its_schema() -> None:
+    # {} for a tool that requires a city: the schema blocks it, not the shape.
+    report = validate(gemini([gem_chunk({"functionCall": {"name": "weather"}}), gem_finish()]))
+    assert report.codes == ["schema_violation"], report.to_json()
+
+
+def test_gemini_whole_call_without_args_and_without_a_finish_is_cut_off() -> None:
+    cut = [gem_chunk({"functionCall": {"name": "clock"}})]
+    report = validate(gemini(cut, schemas=NO_PARAMETERS))
+    assert report.status == "blocked"
+    assert "missing_terminal" in report.codes, report.to_json()
+
+
 def test_gemini_streamed_call_passes_with_exact_call() -> None:
     report = validate(gemini([*streamed_city("Paris", (2,)), gem_finish()]))
     assert report.status == "pass", report.to_json()

@@ -17,11 +17,12 @@ without one is identified by its position, so ``missing_id`` does not apply.
 Two calls with the same id are ``duplicate_id``; a streamed call's parts
 that carry another id are ``identity_collision``.
 
-A **whole call** is a part ``{"functionCall": {"name", "args", "id"?}}``: it
-opens and ends its slot at once.  Its arguments are the canonical JSON text
-of ``args``; a whole call without ``args`` is ``empty_arguments`` (Gemini
-sends ``"args": {}`` for a call without arguments, so an absent ``args`` is
-a lost one, not an empty one).
+A **whole call** is a part ``{"functionCall": {"name", "args"?, "id"?}}``:
+it opens and ends its slot at once.  Its arguments are the canonical JSON
+text of ``args``.  A whole call without ``args`` (absent, or ``null``, which
+the protobuf JSON mapping reads as absent) is the complete call ``{}`` to a
+tool without parameters: the API reference documents ``FunctionCall.args``
+as optional, and a whole call has no later part that could still bring it.
 
 A **streamed call** (Vertex AI ``streamFunctionCallArguments``) opens with a
 ``functionCall`` holding ``name`` and ``willContinue: true``; its next parts
@@ -388,7 +389,9 @@ class Gemini(Profile):
         key = (number, index)
         args = call.get("args")
         has_partial = call.get("partialArgs") is not None
-        whole_input = args if not has_partial and not more else None
+        whole = not has_partial and not more
+        # A whole call without args is the no-argument call (args is optional).
+        whole_input = ({} if args is None else args) if whole else None
         id_value = call.get("id")
         try:
             id_ = optional_text(id_value, "functionCall.id", key, pos)
@@ -414,7 +417,7 @@ class Gemini(Profile):
                 key=key,
                 event=pos,
             )
-        if not has_partial and not more:
+        if whole:
             yield End(pos=pos, key=key)
             return
         streamed = _Streamed(key, Reassembly(key, self.limits), id_)

@@ -20,9 +20,9 @@ def empty_arguments(draw: Draw, turn: Turn, fx: Effects) -> None:
     fragment ``""`` or without ``arguments``; Anthropic: no ``input`` in the
     start block and no delta text; Responses: deltas ``""`` or none, the
     added item's ``arguments`` ``""``, ``null`` or absent, and both
-    restatements ``""``; Gemini: a whole call without ``args``).  Not for
-    Bedrock, where a tool block without input text is the no-argument call
-    ``{}``.
+    restatements ``""``).  Not for Bedrock, where a tool block without input
+    text is the no-argument call ``{}``, nor Gemini, where a whole call
+    without ``args`` is that call too.
 
     Reproduces servers that send ``""`` for tools without parameters, which
     clients then pass to ``json.loads``.

@@ -36,7 +36,7 @@ def restreamable(turn: Turn, fx: Effects) -> list[Call]:
     return [
         c
         for c in turn.slot_calls()
-        if fx.is_free(c) and (c.streamed or gm.leaves(c.start_input) is not None)
+        if fx.is_free(c) and (c.streamed or gm.leaves(gm.value_of(turn, c)) is not None)
     ]
 
 
@@ -93,7 +93,9 @@ def restream_arguments(draw: Draw, turn: Turn, fx: Effects) -> None:
     entries grouped into parts as drawn, bare ``{"willContinue": true}``
     parts in between, member names spelled ``['name']`` (the other
     normalized form), and the call ended by an empty ``{}`` part or by its
-    last ``partialArgs`` part; or (drawn) a whole call with ``args``.
+    last ``partialArgs`` part; or (drawn) a whole call with ``args`` (for
+    arguments ``{}``, drawn: without ``args``, which the API reference
+    documents as optional).
 
     Reproduces Vertex AI's streamed function-call arguments next to the
     Gemini API's whole calls; clients that join the pieces of a string
@@ -104,7 +106,8 @@ def restream_arguments(draw: Draw, turn: Turn, fx: Effects) -> None:
     call = draw(st.sampled_from(restreamable(turn, fx)))
     value = gm.value_of(turn, call)
     if draw(st.booleans()):
-        gm.make_whole(turn, call, value)
+        without_args = value == {} and draw(st.booleans())
+        gm.make_whole(turn, call, MISSING if without_args else value)
         return
     items = gm.draw_entries(draw, value)
     if draw(st.booleans()):
