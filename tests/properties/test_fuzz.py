@@ -811,18 +811,25 @@ PROPERTIES: dict[str, tuple[Callable[..., None], st.SearchStrategy[Any]]] = {
 """name -> (property, strategy of its argument(s)); tuples are unpacked."""
 
 
-def run_property(name: str, examples: int) -> None:
+def run_property(name: str, examples: int) -> int:
+    """Run property ``name`` for up to ``examples`` Hypothesis examples; return
+    how many inputs it was actually called with (Hypothesis may stop early
+    when a strategy is exhausted, and calls it again while shrinking)."""
     prop, strategy = PROPERTIES[name]
+    calls = 0
 
     @fuzz_settings(examples)
     @given(strategy)
     def check(value: Any) -> None:
+        nonlocal calls
+        calls += 1
         if isinstance(value, tuple):
             prop(*value)
         else:
             prop(value)
 
     check()
+    return calls
 
 
 # -- the normal run --------------------------------------------------------------------------

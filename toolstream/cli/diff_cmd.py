@@ -16,7 +16,7 @@ from toolstream.cli.diff_render import (
     summary_text,
 )
 from toolstream.cli.errors import Misuse
-from toolstream.cli.render import console
+from toolstream.cli.render import FormatChoice, console
 from toolstream.clients.transports import TRANSPORTS
 from toolstream.diff import AdapterSpecError, CorpusError
 from toolstream.diff.results import FAIL_ON, sort_examples
@@ -150,10 +150,11 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["table", "json"]),
-    default="table",
+    type=FormatChoice(),
+    default="text",
     show_default=True,
-    help="table: rich tables; json: one deterministic JSON object on stdout.",
+    help="text: rich tables; json: one deterministic JSON object on stdout"
+    " (its schema: toolstream/schemas/diff.json).",
 )
 @click.option(
     "--fail-on",

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from toolstream.cli.errors import Misuse
-from toolstream.cli.render import console
+from toolstream.cli.render import console, format_option
 from toolstream.diff import CorpusError, load_corpus
 from toolstream.gateway import (
     DOWNSTREAMS,
@@ -157,7 +157,7 @@ def examples_table(result: GatewayResult, per: int) -> Table | None:
     "--json",
     "json_path",
     metavar="FILE",
-    help="Write the deterministic JSON result to FILE ('-': stdout).",
+    help="Write the deterministic JSON result to FILE ('-': stdout, as --format json).",
 )
 @click.option(
     "--examples",
@@ -175,6 +175,7 @@ def examples_table(result: GatewayResult, per: int) -> Table | None:
     help="Exit 1 on laundered or corrupted (unsafe); also on refused or gateway_error"
     " (any); or never. A run that proves nothing exits 1 anyway.",
 )
+@format_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def gateway_check(
     corpus: tuple[str, ...],
@@ -190,6 +191,7 @@ def gateway_check(
     json_path: str | None,
     examples: int,
     fail_on: str,
+    output_format: str,
     quiet: bool,
 ) -> None:
     """Play every UPSTREAM-PROFILE case of CORPUS to a gateway as its provider
@@ -249,11 +251,11 @@ def gateway_check(
             sys.exit(1)
         except OSError as error:
             raise Misuse(f"cannot serve the upstream: {error.strerror or error}") from None
-    if json_path == "-":
+    if json_path is not None and json_path != "-":
+        _write(Path(json_path), result.to_json())
+    if json_path == "-" or output_format == "json":
         sys.stdout.write(result.to_json())
     else:
-        if json_path is not None:
-            _write(Path(json_path), result.to_json())
         out = console()
         out.print(counts_table(result))
         table = examples_table(result, examples)
