@@ -321,7 +321,8 @@ def generate(
             raise click.ClickException(str(error)) from None
 
     if output_format == "json":
-        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=True, indent=2) + "\n")
+        summary = {"generate_version": 1, **result.to_dict()}
+        sys.stdout.write(json.dumps(summary, ensure_ascii=True, indent=2) + "\n")
         return
     if result.skipped_seeds:
         console(stderr=True).print(

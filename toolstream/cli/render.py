@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import click
 from rich.console import Console
@@ -13,10 +14,21 @@ from rich.text import Text
 from toolstream.messages import excerpt
 from toolstream.report import Report, Status
 
+
+class FormatChoice(click.Choice[str]):
+    """``text`` or ``json``; ``table``, diff's former name for text, is still read."""
+
+    def __init__(self) -> None:
+        super().__init__(["text", "json"])
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return super().convert("text" if value == "table" else value, param, ctx)
+
+
 format_option = click.option(
     "--format",
     "output_format",
-    type=click.Choice(["text", "json"]),
+    type=FormatChoice(),
     default="text",
     show_default=True,
     help="text: rich tables; json: one deterministic JSON object on stdout.",

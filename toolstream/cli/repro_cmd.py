@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
+import sys
 from pathlib import Path
 
 import click
 
 from toolstream.cli.errors import Misuse
+from toolstream.cli.render import format_option
 
 __all__ = ["repro"]
 
@@ -35,7 +38,8 @@ __all__ = ["repro"]
     type=click.FloatRange(min=0.1),
     help="Seconds for the diff run that judges the case.",
 )
-def repro(case: str, spec: str, output: str, timeout: float) -> None:
+@format_option
+def repro(case: str, spec: str, output: str, timeout: float, output_format: str) -> None:
     """Write one self-contained script in the client's language that serves
     CASE's exact bytes (transport applied) from a loopback server, calls the
     library the way toolstream's driver does, prints what it handed over and
@@ -62,6 +66,18 @@ def repro(case: str, spec: str, output: str, timeout: float) -> None:
     except OSError as error:
         raise Misuse(f"cannot write {output}: {error.strerror}") from None
     runner = "node" if suffix == ".mjs" else "python3"
+    if output_format == "json":
+        written = {
+            "repro_version": 1,
+            "output": output,
+            "client": judged.name,
+            "package": judged.package,
+            "version": judged.version,
+            "classification": judged.classification,
+            "run": [runner, output],
+        }
+        sys.stdout.write(json.dumps(written, ensure_ascii=True, indent=2) + "\n")
+        return
     click.echo(
         f"wrote {output}: {judged.name} ({judged.package} {judged.version}),"
         f" diff says {judged.classification}; run: {runner} {output}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import sys
 from types import FrameType
@@ -51,9 +52,24 @@ def _print_request(entry: LoggedRequest) -> None:
     show_default=True,
     help="Largest request body accepted (413 above).",
 )
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: the base URL alone on the first stdout line; json: one JSON line on"
+    " stdout at startup (event 'listening', the URL) and one at exit (event 'stopped').",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Do not print a line per request.")
 def serve(
-    paths: tuple[str, ...], host: str, port: int, transport: str, max_body_bytes: int, quiet: bool
+    paths: tuple[str, ...],
+    host: str,
+    port: int,
+    transport: str,
+    max_body_bytes: int,
+    output_format: str,
+    quiet: bool,
 ) -> None:
     """Serve the cases under CORPUS (folders or case files) at each provider's
     own streaming endpoint, until interrupted.
@@ -62,8 +78,14 @@ def serve(
     request's model ('case:<id>'), a '/cases/<id>/' path prefix or the
     X-Toolstream-Case header; GET /cases lists them.
 
-    Exit status: 0 after an interrupt, 64 misuse (bad path, transport, or an
-    address that cannot be bound).
+    With --format json, stdout carries two JSON lines (serve_version 1): at
+    startup {"event": "listening", "url", "host", "port", "loopback", "cases",
+    "unplayable"}, at exit {"event": "stopped", "requests"}; the per-request
+    lines stay on stderr.
+
+    Exit status: 0 after an interrupt or SIGTERM (the way a server is
+    stopped), 64 misuse (bad path, transport, or an address that cannot be
+    bound).
     """
     try:
         parse_transport(transport)
@@ -75,6 +97,13 @@ def serve(
         raise Misuse(f"no such file or folder: {error}") from None
     if not cases:
         raise Misuse(f"no case files (*.json) under {', '.join(paths)}")
+    requests = [0]
+
+    def logged(entry: LoggedRequest) -> None:
+        requests[0] += 1
+        if not quiet:
+            _print_request(entry)
+
     try:
         server = Server(
             cases,
@@ -82,7 +111,7 @@ def serve(
             port=port,
             transport=transport,
             limits=ServeLimits(max_body_bytes=max_body_bytes),
-            on_request=None if quiet else _print_request,
+            on_request=logged,
         )
     except OSError as error:
         raise Misuse(f"cannot bind {host}:{port}: {error.strerror or error}") from None
@@ -92,8 +121,19 @@ def serve(
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, interrupted)
-    click.echo(server.url)
-    sys.stdout.flush()
+    if output_format == "json":
+        _json_line(
+            event="listening",
+            url=server.url,
+            host=host,
+            port=server.port,
+            loopback=server.loopback,
+            cases=len(cases),
+            unplayable=unplayable,
+        )
+    else:
+        click.echo(server.url)
+        sys.stdout.flush()
     click.echo(
         f"toolstream serve: {len(cases)} case(s); {binding_note(host, server.loopback)}", err=True
     )
@@ -107,3 +147,11 @@ def serve(
         server.serve_forever()
     except KeyboardInterrupt:
         click.echo("toolstream serve: stopped", err=True)
+        if output_format == "json":
+            _json_line(event="stopped", requests=requests[0])
+
+
+def _json_line(**fields: object) -> None:
+    """One machine-readable line on stdout, flushed (a reader waits on it)."""
+    sys.stdout.write(json.dumps({"serve_version": 1, **fields}, ensure_ascii=True) + "\n")
+    sys.stdout.flush()

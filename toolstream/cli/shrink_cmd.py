@@ -14,7 +14,7 @@ from rich.text import Text
 
 from toolstream.api import validate_bytes
 from toolstream.caseio import atomic_write, dump_json, fixture_digest, load_case, strip_case
-from toolstream.cli.errors import Misuse
+from toolstream.cli.errors import EX_INTERRUPTED, Misuse
 from toolstream.cli.render import console, format_option
 from toolstream.corpus import shrink as shrinking
 from toolstream.corpus.label import expect_summary, label_of
@@ -122,7 +122,8 @@ def shrink(
 
     Exit status: 0 written, 1 the failure does not reproduce on CASE.json,
     64 misuse (including a missing adapter or adapter library, and a
-    --command that fails on an empty fixture exactly as on CASE.json).
+    --command that fails on an empty fixture exactly as on CASE.json), 130
+    interrupted (the smallest failing case so far is written, whole).
     """
     given = (
         ("--expect-code", expect_code),
@@ -227,6 +228,7 @@ def shrink(
         sys.stdout.write(
             json.dumps(
                 {
+                    "shrink_version": 1,
                     "output": out,
                     "predicate": result.predicate,
                     "before": before.__dict__,
@@ -243,9 +245,24 @@ def shrink(
             )
             + "\n"
         )
-        return
-    if quiet:
-        return
+    elif not quiet:
+        _render(result, before, after, label, out, elapsed, max_tests)
+    if result.interrupted:
+        # the smallest failing case so far is written whole; the status says
+        # the run was cut short, as every command's interrupt does
+        click.echo("toolstream: interrupted", err=True)
+        sys.exit(EX_INTERRUPTED)
+
+
+def _render(
+    result: shrinking.ShrinkResult,
+    before: shrinking.Size,
+    after: shrinking.Size,
+    label: dict[str, Any],
+    out: str,
+    elapsed: float,
+    max_tests: int,
+) -> None:
     show = console()
     table = Table(title=Text(f"shrink: {result.predicate}"), title_justify="left")
     for column in ("", "bytes", "stream items", "argument chars"):

@@ -112,6 +112,7 @@ def verify(
 
     if output_format == "json":
         out = {
+            "verify_version": 1,
             "cases": summary.total,
             "ok": summary.ok,
             "failed": summary.failed,

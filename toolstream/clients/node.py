@@ -6,7 +6,10 @@ it runs are the small modules in ``js/drivers/``, whose headers say which
 API each calls and what counts as its refusal.  The packages are pinned by
 ``js/package.json`` and ``js/package-lock.json`` and installed by
 ``toolstream clients install-js`` (``npm ci`` from the shipped lockfile; in the
-repository ``make adapters-js``) into ``js/node_modules`` (not committed).
+repository ``make adapters-js``) into ``js/node_modules`` (not committed) or,
+from a wheel install, into a per-user cache folder holding a copy of the
+runner and drivers (:func:`install_home`); the runner runs from the first
+folder of :func:`js_homes` that has every package.
 
 The node process is started at the first case and kept for the run (one per
 worker process with ``-j``); it says ``{"ready": true}`` once the libraries
@@ -25,11 +28,13 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import hashlib
 import json
 import os
 import select
 import shutil
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Mapping
@@ -45,10 +50,25 @@ from toolstream.clients.base import (
     fixture_tools,
 )
 
-__all__ = ["JS_ROOT", "NODE_CLIENTS", "NodeClient", "node_missing"]
+__all__ = [
+    "JS_DIR_VARIABLE",
+    "JS_ROOT",
+    "JS_SOURCES",
+    "NODE_CLIENTS",
+    "NodeClient",
+    "install_home",
+    "js_home",
+    "node_missing",
+]
 
 JS_ROOT: Final = Path(__file__).resolve().parent / "js"
-RUNNER: Final = JS_ROOT / "run.mjs"
+"""The JavaScript clients as shipped: runner, drivers, package.json and lockfile."""
+JS_DIR_VARIABLE: Final = "TOOLSTREAM_JS_DIR"
+"""An environment variable naming the folder ``install-js`` fills and the
+runner reads first."""
+JS_SOURCES: Final = ("package.json", "package-lock.json", "run.mjs", "drivers")
+"""What a JS home holds besides ``node_modules`` (ES modules resolve their
+imports from their own folder, so the runner runs beside its packages)."""
 GRACE: Final = 1.0
 """Seconds past the case deadline the runner may take to answer (its own
 watchdog fires at the deadline)."""
@@ -62,28 +82,90 @@ class NodeCrash(RuntimeError):
     message starts with the JS error's constructor name)."""
 
 
+def sources_digest() -> str:
+    """A digest of the shipped JavaScript sources: a user-cache home is keyed
+    by it, so an upgraded package never runs an older copy."""
+    digest = hashlib.sha256()
+    paths = [JS_ROOT / name for name in JS_SOURCES if (JS_ROOT / name).is_file()]
+    paths += sorted((JS_ROOT / "drivers").glob("*.mjs"))
+    for path in paths:
+        digest.update(path.relative_to(JS_ROOT).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def user_js_home() -> Path:
+    """The per-user cache folder for the JavaScript clients' packages
+    (``$XDG_CACHE_HOME``, ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on
+    Windows, else ``~/.cache``), one subfolder per version of the sources."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "toolstream" / f"js-{sources_digest()}"
+
+
+def shipped_home_is_installable() -> bool:
+    """Whether ``install-js`` may fill ``node_modules`` beside the shipped
+    clients: a checkout or an editable install, writable; never a wheel
+    installed into site-packages (pip owns that folder)."""
+    installed = any(part in ("site-packages", "dist-packages") for part in JS_ROOT.parts)
+    return not installed and os.access(JS_ROOT, os.W_OK)
+
+
+def install_home() -> Path:
+    """Where ``toolstream clients install-js`` installs by default."""
+    named = os.environ.get(JS_DIR_VARIABLE)
+    if named:
+        return Path(named)
+    return JS_ROOT if shipped_home_is_installable() else user_js_home()
+
+
+def js_homes() -> list[Path]:
+    """The folders the runner may run from, in the order it looks."""
+    named = os.environ.get(JS_DIR_VARIABLE)
+    return [*([Path(named)] if named else []), JS_ROOT, user_js_home()]
+
+
+def _absent_packages(home: Path) -> list[str]:
+    manifest = json.loads((JS_ROOT / "package.json").read_text(encoding="utf-8"))
+    return [
+        name
+        for name in manifest.get("dependencies", {})
+        if not (home / "node_modules" / name / "package.json").is_file()
+    ]
+
+
+def js_home() -> Path | None:
+    """The first home with every package installed and the runner beside them."""
+    for home in js_homes():
+        if (home / "run.mjs").is_file() and not _absent_packages(home):
+            return home
+    return None
+
+
 def node_missing() -> str | None:
     """Why the JavaScript clients cannot run here, or None."""
     if shutil.which("node") is None:
         return "node is not on PATH (the JavaScript clients need Node.js 20 or later)"
-    lock = json.loads((JS_ROOT / "package.json").read_text(encoding="utf-8"))
-    absent = [
-        name
-        for name in lock.get("dependencies", {})
-        if not (JS_ROOT / "node_modules" / name / "package.json").is_file()
-    ]
-    if absent:
+    if js_home() is None:
+        absent = _absent_packages(install_home())
         return (
             f"the JavaScript packages {', '.join(absent)} are not installed in"
-            f" {JS_ROOT / 'node_modules'}; run: toolstream clients install-js"
+            f" {install_home() / 'node_modules'}; run: toolstream clients install-js"
         )
     return None
 
 
 def js_version(package: str) -> str | None:
+    home = js_home()
+    if home is None:
+        return None
     try:
         data = json.loads(
-            (JS_ROOT / "node_modules" / package / "package.json").read_text(encoding="utf-8")
+            (home / "node_modules" / package / "package.json").read_text(encoding="utf-8")
         )
     except (OSError, ValueError):
         return None
@@ -154,9 +236,12 @@ class _Runner:
     def _start(self) -> None:
         """A new runner (the lock held); returns once it said it is ready."""
         self.generation += 1
+        home = js_home()
+        if home is None:
+            raise NodeCrash(f"NodeSetup: {node_missing()}")
         process = subprocess.Popen(
-            ["node", str(RUNNER)],
-            cwd=JS_ROOT,
+            ["node", str(home / "run.mjs")],
+            cwd=home,
             env=_node_environment(),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
