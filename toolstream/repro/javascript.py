@@ -6,21 +6,18 @@ server-and-verdict part, and one driver per client written the way
 from __future__ import annotations
 
 import json
-from typing import Any, Final
+from typing import Any
 
 from toolstream.repro.render import header_lines, template
 
-__all__ = ["DRIVERS", "render_script"]
-
-DRIVERS: Final = {
-    "openai-node-chat-create": "js_openai_node_chat_create.mjs.tmpl",
-}
-"""Client -> its driver template."""
+__all__ = ["render_script"]
 
 
-def render_script(payload: dict[str, Any]) -> str:
-    """The script for ``payload`` (see :func:`toolstream.repro.payload.payload`)."""
-    driver = template(DRIVERS[payload["client"]])
+def render_script(payload: dict[str, Any], driver_template: str) -> str:
+    """The script for ``payload`` (see :func:`toolstream.repro.payload.payload`)
+    with the client's driver (``driver_template``, its row in
+    :data:`toolstream.repro.build.REPRODUCERS`)."""
+    driver = template(driver_template)
     header = "\n".join(f"// {line}".rstrip() for line in header_lines(payload))
     text = json.dumps(payload, ensure_ascii=True, sort_keys=True)
     # An import must come first in a module: the driver's imports go to the top.

@@ -17,7 +17,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Judgement", "ReproError", "Wire", "code_words", "judge", "payload", "wire_of"]
+__all__ = [
+    "Judgement",
+    "ReproError",
+    "Wire",
+    "code_words",
+    "judge",
+    "judgement_of",
+    "payload",
+    "wire_of",
+]
 
 
 class ReproError(Exception):
@@ -150,10 +159,17 @@ def judge(case_path: str, client: str, transport: str, timeout: float = 30.0) ->
     result = case["results"][info["name"]]
     if result["classification"] == "not_run":
         raise ReproError(f"client {client!r} does not run this case: {result['detail']}")
+    return judgement_of(info, case)
+
+
+def judgement_of(adapter: Mapping[str, Any], case: Mapping[str, Any]) -> Judgement:
+    """The judgement of one column (``adapter``, an entry of a diff JSON's
+    ``adapters``) on one case (an entry of its ``cases``)."""
+    result = case["results"][adapter["name"]]
     return Judgement(
-        name=info["name"],
-        package=str(info["package"]),
-        version=str(info["version"]),
+        name=adapter["name"],
+        package=str(adapter["package"]),
+        version=str(adapter["version"]),
         classification=result["classification"],
         detail=result.get("detail", ""),
         reference=result.get("reference") or case["reference"],

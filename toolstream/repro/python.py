@@ -6,23 +6,18 @@ way ``toolstream/clients/<module>.py`` calls the library)."""
 from __future__ import annotations
 
 import json
-from typing import Any, Final
+from typing import Any
 
 from toolstream.repro.render import header_lines, template
 
-__all__ = ["DRIVERS", "render_script"]
-
-DRIVERS: Final = {
-    "openai-chat-create": "python_openai_chat_create.py.tmpl",
-    "anthropic-messages-stream": "python_anthropic_messages_stream.py.tmpl",
-    "mistralai-chat-stream": "python_mistralai_chat_stream.py.tmpl",
-}
-"""Client -> its driver template."""
+__all__ = ["render_script"]
 
 
-def render_script(payload: dict[str, Any]) -> str:
-    """The script for ``payload`` (see :func:`toolstream.repro.payload.payload`)."""
-    driver = template(DRIVERS[payload["client"]])
+def render_script(payload: dict[str, Any], driver_template: str) -> str:
+    """The script for ``payload`` (see :func:`toolstream.repro.payload.payload`)
+    with the client's driver (``driver_template``, its row in
+    :data:`toolstream.repro.build.REPRODUCERS`)."""
+    driver = template(driver_template)
     header = "\n".join(f"# {line}".rstrip() for line in header_lines(payload))
     text = json.dumps(payload, ensure_ascii=True, sort_keys=True)
     return (
