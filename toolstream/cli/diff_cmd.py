@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -67,29 +66,6 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
         if spec.name not in CLIENTS:
             raise click.UsageError(f"unknown client {spec.name!r}; known: {', '.join(CLIENTS)}")
     return specs
-
-
-def _write_repro_dir(result: Any, directory: str, err: Any, *, quiet: bool) -> None:
-    """``--repro-dir``: the reproducers written, and what had none, on stderr."""
-    from toolstream.repro.directory import write_reproducers
-
-    try:
-        done = write_reproducers(result.to_dict(), directory)
-    except OSError as error:
-        raise Misuse(f"--repro-dir {directory}: {error.strerror or error}") from None
-    err.print(
-        Text(f"repro-dir: {len(done.written)} reproducer(s) written to {directory}"),
-        soft_wrap=True,
-    )
-    for column, count in sorted(done.no_template.items()):
-        if not quiet:
-            err.print(
-                Text(f"repro-dir: no reproducer for {column} ({count} disagreement(s))"),
-                style="yellow",
-                soft_wrap=True,
-            )
-    for (path, column), why in sorted(done.failed.items()):
-        err.print(Text(f"repro-dir: not written: {path} {column}: {why}", style="red"))
 
 
 @click.command(short_help="Run real libraries' stream reassembly over a corpus.")
@@ -219,7 +195,7 @@ def _write_repro_dir(result: Any, directory: str, err: Any, *, quiet: bool) -> N
     type=click.Path(dir_okay=False),
     default=None,
     metavar="FILE",
-    help="Known disagreements (toolstream-baseline/2, or /1): only new ones count for --fail-on;"
+    help="Known disagreements (toolstream-baseline/1): only new ones count for --fail-on;"
     " new, known and fixed are counted on stderr.",
 )
 @click.option(
@@ -234,23 +210,6 @@ def _write_repro_dir(result: Any, directory: str, err: Any, *, quiet: bool) -> N
     "--strict-baseline",
     is_flag=True,
     help="With --baseline: exit 1 also when a recorded disagreement is fixed (remove it).",
-)
-@click.option(
-    "--shard",
-    "shard_text",
-    default=None,
-    metavar="K/M",
-    help="Run only shard K of M (a hash of each case path, as verify --shard); the JSON"
-    " carries a shard member, and toolstream merge joins the M results into the"
-    " unsharded run's.",
-)
-@click.option(
-    "--repro-dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    metavar="DIR",
-    help="Write a standalone reproducer (as toolstream repro) for every disagreement of a"
-    " client that has one: DIR/CLIENT[@TRANSPORT]/OPERATOR/CASE.py or .mjs.",
 )
 @click.option(
     "-q",
@@ -276,8 +235,6 @@ def diff(
     baseline_file: str | None,
     write_baseline_file: str | None,
     strict_baseline: bool,
-    repro_dir: str | None,
-    shard_text: str | None,
     quiet: bool,
 ) -> None:
     """Run adapters (shims over real libraries' own stream reassembly) over
@@ -304,16 +261,6 @@ def diff(
     options = UserOptions(profiles=tuple(adapter_profiles) or None, reject_on=tuple(reject_on))
     if strict_baseline and baseline_file is None:
         raise Misuse("--strict-baseline needs --baseline FILE")
-    if repro_dir is not None and not clients:
-        raise Misuse("--repro-dir needs --client (reproducers drive client libraries)")
-    shard = None
-    if shard_text is not None:
-        from toolstream.diff.shard import Shard, ShardError
-
-        try:
-            shard = Shard.parse(shard_text)
-        except ShardError as error:
-            raise Misuse(f"--shard: {error}") from None
     baseline = None
     if baseline_file is not None:
         from toolstream.baseline import BaselineError, read_baseline
@@ -330,7 +277,6 @@ def diff(
             timeout=timeout,
             options=options,
             only_profiles=only_profiles,
-            shard=shard,
         )
     except (CorpusError, AdapterSpecError) as error:
         raise Misuse(str(error)) from None
@@ -346,12 +292,6 @@ def diff(
             err.print(Text(f"not a case, left out: {bad.path}: {bad.error}", style="yellow"))
     if not session.cases:
         which = f" of profile {', '.join(only_profiles)}" if only_profiles else ""
-        if session.shard is not None and session.shard.cases_total:
-            raise Misuse(
-                f"shard {session.shard.shard.text} holds none of the"
-                f" {session.shard.cases_total} case(s){which} read from {', '.join(corpus)}"
-                " (fewer shards)"
-            )
         raise Misuse(f"no case{which} could be read from {', '.join(corpus)}")
 
     with Progress(
@@ -400,8 +340,6 @@ def diff(
         from toolstream.baseline import entries_from_diff, write_baseline
 
         write_baseline(write_baseline_file, entries_from_diff(result.to_dict()))
-    if repro_dir is not None:
-        _write_repro_dir(result, repro_dir, err, quiet=quiet)
     if baseline is None:
         sys.exit(result.exit_code(fail_on))
     verdict = against_baseline(result, baseline)

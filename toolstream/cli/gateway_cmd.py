@@ -3,7 +3,6 @@ translates one provider's stream into another format?"""
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from pathlib import Path
 
@@ -15,7 +14,6 @@ from rich.text import Text
 from toolstream.cli.errors import Misuse
 from toolstream.cli.render import console, format_option
 from toolstream.diff import CorpusError, load_corpus
-from toolstream.diff.shard import Shard, ShardError, select
 from toolstream.gateway import (
     DOWNSTREAMS,
     FAIL_ON,
@@ -178,14 +176,6 @@ def examples_table(result: GatewayResult, per: int) -> Table | None:
     " (any); or never. A run that proves nothing exits 1 anyway.",
 )
 @format_option
-@click.option(
-    "--shard",
-    "shard_text",
-    default=None,
-    metavar="K/M",
-    help="Check only shard K of M (a hash of each case path, as diff --shard); the JSON"
-    " carries a shard member, and toolstream merge joins the M results.",
-)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def gateway_check(
     corpus: tuple[str, ...],
@@ -202,7 +192,6 @@ def gateway_check(
     examples: int,
     fail_on: str,
     output_format: str,
-    shard_text: str | None,
     quiet: bool,
 ) -> None:
     """Play every UPSTREAM-PROFILE case of CORPUS to a gateway as its provider
@@ -217,25 +206,11 @@ def gateway_check(
     """
     if recipe is not None and startup == DEFAULT_STARTUP:
         startup = 300.0  # the LiteLLM proxy takes a minute to boot on a busy machine
-    shard = None
-    if shard_text is not None:
-        try:
-            shard = Shard.parse(shard_text)
-        except ShardError as error:
-            raise Misuse(f"--shard: {error}") from None
     gateway = _gateway(url, command, recipe, upstream_port, startup)
     try:
         cases, unreadable = load_corpus(corpus)
     except CorpusError as error:
         raise Misuse(str(error)) from None
-    part = None
-    if shard is not None:
-        cases, part = select(cases, shard, lambda case: case.path)
-        if not cases:
-            raise Misuse(
-                f"shard {shard.text} holds none of the {part.cases_total} case(s)"
-                f" read from {', '.join(corpus)} (fewer shards)"
-            )
     err = console(stderr=True)
     for bad in unreadable:
         err.print(Text(f"not a case, left out: {bad.path}: {bad.error}", style="yellow"))
@@ -276,8 +251,6 @@ def gateway_check(
             sys.exit(1)
         except OSError as error:
             raise Misuse(f"cannot serve the upstream: {error.strerror or error}") from None
-    if part is not None:
-        result = dataclasses.replace(result, shard=part)
     if json_path is not None and json_path != "-":
         _write(Path(json_path), result.to_json())
     if json_path == "-" or output_format == "json":
