@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .jsontext import Draw, draw_split
-from .model import MISSING, Block, Call, Step, Turn
+from .model import MISSING, Call, Step, Turn
+from .model.placing import insert, text_blocks  # noqa: F401  (the operators' primitives too)
 
 
 def set_fragments(turn: Turn, call: Call, pieces: list[Any]) -> None:
@@ -73,10 +74,6 @@ def set_text(draw: Draw, turn: Turn, call: Call, text: str, *, split: bool = Tru
     set_fragments(turn, call, pieces)
 
 
-def insert(turn: Turn, at: int, *steps: Step) -> None:
-    turn.steps[at:at] = list(steps)
-
-
 def stream_again(turn: Turn, call: Call) -> None:
     """Undo ``whole_arguments`` for ``call``: its fragments go on the wire
     again, and (when it was dropped) its ``function_call_arguments.done``
@@ -91,13 +88,6 @@ def stream_again(turn: Turn, call: Call) -> None:
 
 def remove_steps(turn: Turn, predicate: Any) -> None:
     turn.steps = [s for s in turn.steps if not predicate(s)]
-
-
-def text_blocks(turn: Turn) -> list[Block]:
-    """Blocks that hold text (``wire.text_block``): Anthropic ``text``
-    blocks, Responses ``message`` items, Bedrock blocks with a ``text``
-    delta."""
-    return [block for block in turn.blocks if turn.wire.text_block(turn, block)]
 
 
 def forced(turn: Turn) -> bool:

@@ -16,8 +16,6 @@ from hypothesis.internal.conjecture import providers
 from toolstream_generators import OPERATORS
 from toolstream_generators._internal.constants import pinned_constants
 from toolstream_generators._internal.model import PROFILES, WIRES
-from toolstream_generators._internal.operators.foreign import FOREIGN, VOCABULARY
-from toolstream_generators._internal.operators.noise import NOISE
 
 PACKAGE = Path(__file__).resolve().parents[2] / "generators"
 
@@ -27,11 +25,14 @@ def _modules() -> list[tuple[Path, ast.Module]]:
 
 
 def test_every_wire_has_its_noise_and_parts() -> None:
-    assert set(NOISE) == set(WIRES) == set(FOREIGN) == set(PROFILES)
-    for profile, sources in FOREIGN.items():
-        assert sources and set(sources) <= set(VOCABULARY), profile
+    assert set(WIRES) == set(PROFILES)
     for profile, wire in WIRES.items():
         assert wire.profile == profile
+        assert callable(wire.noise) and callable(wire.scratch), profile
+        # Every format refuses some other format's sample, never its own.
+        assert wire.refuses and set(wire.refuses) <= set(WIRES) - {profile}, profile
+        assert isinstance(wire.foreign_sample, dict) and wire.foreign_sample, profile
+        assert "error" not in wire.foreign_sample, profile
         assert wire.stream_key in ("chunks", "events")
         assert wire.new_call is not None, profile
         assert wire.wrong_reasons and wire.repeat_reasons, profile

@@ -181,9 +181,6 @@ _SCANNED = (
 """The modules that once held per-profile side tables."""
 
 _REMAINING = {
-    "toolstream_generators._internal.scratch.BUILDERS",
-    "toolstream_generators._internal.operators.noise.NOISE",
-    "toolstream_generators._internal.operators.foreign.FOREIGN",
     "toolstream.importer.core.TURN_STARTS",
     "toolstream.importer.detect._FAMILY_NAMES",
 }

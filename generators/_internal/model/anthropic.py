@@ -13,6 +13,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from hypothesis import strategies as st
+
+from .. import jsontext as jt
+from ..jsontext import Draw
+from ..schemas import unicode_text_chars
+from .placing import NewBlocks, draw_text, insert, text_block_span, text_blocks
 from .turn import MISSING, Block, Call, Step, Turn, apply_patch
 from .wire import Wire, new_block_call, start_input_arguments, started_as
 
@@ -160,8 +166,162 @@ def _text_block(turn: Turn, block: Block) -> bool:
     return started_as(turn, block, "content_block", "text")
 
 
+def _noise(draw: Draw, turn: Turn) -> None:
+    texts = text_blocks(turn)
+    kinds = [
+        "ping",
+        "usage_delta",
+        "text_block",
+        "thinking_block",
+        "redacted_thinking",
+        "server_tool",
+    ]
+    if texts:
+        kinds.append("text_delta")
+    kind = draw(st.sampled_from(kinds))
+    if kind in ("ping", "usage_delta"):
+        raw = (
+            {"type": "ping"}
+            if kind == "ping"
+            else {"type": "message_delta", "delta": {}, "usage": {"output_tokens": 2}}
+        )
+        insert(turn, draw(st.integers(0, len(turn.steps))), Step("raw", raw=raw))
+        return
+    if kind == "text_delta":
+        block, start, stop = text_block_span(draw, turn, texts)
+        at = draw(st.integers(start + 1, stop))
+        raw = block_delta({"type": "text_delta", "text": draw_text(draw)})
+        insert(turn, at, Step("delta", target=block, raw=raw))
+        return
+    new = NewBlocks(draw, turn)
+    add = new.add
+
+    if kind == "text_block":
+        add("start", block_start({"type": "text", "text": ""}))
+        for _ in range(draw(st.integers(0, 2))):
+            add("delta", block_delta({"type": "text_delta", "text": draw_text(draw)}))
+    elif kind == "server_tool":
+        # A server-side tool call and its result: two blocks, never executable.
+        use = {"type": "server_tool_use", "id": "srvtoolu_noise", "name": "web_search"}
+        add("start", block_start({**use, "input": {}}))
+        for piece in jt.draw_split(draw, '{"query": "weather"}', max_cuts=2):
+            add("delta", block_delta({"type": "input_json_delta", "partial_json": piece}))
+        add("stop")
+        new.result_block()
+        found = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_noise", "content": []}
+        add("start", block_start(found))
+    elif kind == "thinking_block":
+        add("start", block_start({"type": "thinking", "thinking": "", "signature": ""}))
+        add("delta", block_delta({"type": "thinking_delta", "thinking": draw_text(draw)}))
+        signed = {"type": "signature_delta", "signature": "c2lnbmF0dXJl"}
+        add("delta", block_delta(signed))
+    else:
+        redacted = {"type": "redacted_thinking", "data": "ZW5jcnlwdGVk"}
+        add("start", block_start(redacted))
+    add("stop")
+    new.insert()
+
+
+def _scratch(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    steps: list[Step] = [
+        Step(
+            "begin",
+            raw={
+                "type": "message_start",
+                "message": {
+                    "id": "msg_gen",
+                    "type": "message",
+                    "role": "assistant",
+                    "model": "gen-model",
+                    "content": [],
+                    "stop_reason": None,
+                    "stop_sequence": None,
+                    "usage": {"input_tokens": 10, "output_tokens": 1},
+                },
+            },
+        )
+    ]
+    blocks: list[Block] = []
+    if draw(st.booleans()):
+        block = Block(index=0)
+        blocks.append(block)
+        for call in calls:
+            call.index += 1
+        steps.append(
+            Step(
+                "start",
+                target=block,
+                raw={
+                    "type": "content_block_start",
+                    "index": 0,
+                    "content_block": {"type": "text", "text": ""},
+                },
+            )
+        )
+        steps.append(
+            Step(
+                "delta",
+                target=block,
+                raw={
+                    "type": "content_block_delta",
+                    "index": 0,
+                    "delta": {
+                        "type": "text_delta",
+                        "text": draw(st.text(unicode_text_chars, max_size=20)),
+                    },
+                },
+            )
+        )
+        steps.append(Step("stop", target=block))
+    for call in calls:
+        assert call.expected is not None
+        call.start_input = {}
+        steps.append(Step("start", target=call))
+        if call.expected == "{}" and draw(st.booleans()):
+            pass  # the start input {} stands
+        else:
+            for piece in jt.draw_split(draw, call.expected):
+                steps.append(Step("frag", target=call, text=piece))
+        steps.append(Step("stop", target=call))
+    steps.append(
+        Step(
+            "finish",
+            text="tool_use",
+            raw={
+                "type": "message_delta",
+                "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+                "usage": {"output_tokens": 30},
+            },
+        )
+    )
+    steps.append(Step("mstop", raw={"type": "message_stop"}))
+    for call in calls:
+        if call.start_input is MISSING:
+            call.start_input = {}
+    return Turn(
+        wire=WIRE,
+        tool_schemas=schemas,
+        request=None,
+        steps=steps,
+        calls=calls,
+        blocks=blocks,
+    )
+
+
+# Anthropic's end of message: a chunk without choices holding "type"
+# (chat), an unknown event type (Responses), three members (Bedrock).
+_FOREIGN_SAMPLE = {
+    "type": "message_delta",
+    "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+    "usage": {"output_tokens": 12},
+}
+
 WIRE = Wire(
     profile="anthropic",
+    noise=_noise,
+    scratch=_scratch,
+    foreign_sample=_FOREIGN_SAMPLE,
+    refuses=("openai", "openai-responses", "bedrock", "gemini", "cohere"),
     id_prefix="toolu_",
     stream_key="events",
     parse=_parse,

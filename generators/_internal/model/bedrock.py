@@ -14,6 +14,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from hypothesis import strategies as st
+
+from .. import jsontext as jt
+from ..jsontext import Draw
+from ..schemas import unicode_text_chars
+from .placing import PAD_LETTERS, NewBlocks, draw_text, insert, text_blocks
 from .turn import MISSING, Block, Call, Step, Turn, apply_patch, put
 from .wire import Wire, modelable, new_block_call
 
@@ -168,8 +174,131 @@ def _text_block(turn: Turn, block: Block) -> bool:
     )
 
 
+def _bedrock_event(kind: str, **body: Any) -> dict[str, Any]:
+    """A Bedrock event (its ``contentBlockIndex`` is set at render time)."""
+    return {kind: {"contentBlockIndex": 0, **body}}
+
+
+def _noise(draw: Draw, turn: Turn) -> None:
+    kinds = ["padding", "metadata", "text_block", "reasoning_block", "server_tool"]
+    texts = text_blocks(turn)
+    if texts:
+        kinds.append("text_delta")
+    kind = draw(st.sampled_from(kinds))
+    if kind == "padding":
+        step = turn.steps[draw(st.integers(0, len(turn.steps) - 1))]
+        pad = draw(st.text(st.sampled_from(PAD_LETTERS), min_size=1, max_size=40))
+        step.patch = dict(step.patch or {}, p=pad)
+        return
+    if kind == "metadata":
+        latency = draw(st.integers(1, 5000))
+        raw = {
+            "metadata": {
+                "usage": {"inputTokens": 10, "outputTokens": 5, "totalTokens": 15},
+                "metrics": {"latencyMs": latency},
+            }
+        }
+        insert(turn, draw(st.integers(0, len(turn.steps))), Step("raw", raw=raw))
+        return
+    if kind == "text_delta":
+        block = draw(st.sampled_from(texts))
+        opened = turn.opening_index(block)
+        stop = turn.step_of("stop", block)
+        assert opened is not None and stop is not None
+        # Before the first delta of a block without a start, the new delta
+        # becomes the one that opens it.
+        low = opened + 1 if turn.step_of("start", block) is not None else opened
+        raw = _bedrock_event("contentBlockDelta", delta={"text": draw_text(draw)})
+        insert(turn, draw(st.integers(low, stop)), Step("delta", target=block, raw=raw))
+        return
+    new = NewBlocks(draw, turn)
+    add = new.add
+
+    if kind == "text_block":
+        explicit = draw(st.booleans())
+        if explicit:
+            add("start", _bedrock_event("contentBlockStart", start={}))
+        for _ in range(draw(st.integers(0 if explicit else 1, 2))):
+            add("delta", _bedrock_event("contentBlockDelta", delta={"text": draw_text(draw)}))
+    elif kind == "reasoning_block":
+        if draw(st.booleans()):
+            content = {"redactedContent": "ZW5jcnlwdGVk"}
+            add("delta", _bedrock_event("contentBlockDelta", delta={"reasoningContent": content}))
+        else:
+            thought = {"text": draw_text(draw)}
+            add("delta", _bedrock_event("contentBlockDelta", delta={"reasoningContent": thought}))
+            signed = {"signature": "c2lnbmF0dXJl"}
+            add("delta", _bedrock_event("contentBlockDelta", delta={"reasoningContent": signed}))
+    else:
+        # A tool the provider runs itself, and its result: two blocks, never
+        # executable.
+        tool = {"toolUseId": "srvtool_noise", "name": "web_search", "type": "server_tool_use"}
+        add("start", _bedrock_event("contentBlockStart", start={"toolUse": tool}))
+        for piece in jt.draw_split(draw, '{"query": "weather"}', max_cuts=2):
+            add("delta", _bedrock_event("contentBlockDelta", delta={"toolUse": {"input": piece}}))
+        add("stop")
+        new.result_block()
+        start = {"toolResult": {"toolUseId": "srvtool_noise", "status": "success"}}
+        add("start", _bedrock_event("contentBlockStart", start=start))
+    add("stop")
+    new.insert()
+
+
+def _scratch(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    steps: list[Step] = [Step("begin", raw={"messageStart": {"role": "assistant"}})]
+    blocks: list[Block] = []
+    if draw(st.booleans()):
+        block = Block(index=0)
+        blocks.append(block)
+        for call in calls:
+            call.index += 1
+        text = draw(st.text(unicode_text_chars, max_size=20))
+        steps.append(
+            Step(
+                "delta",
+                target=block,
+                raw={"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": text}}},
+            )
+        )
+        steps.append(Step("stop", target=block))
+    for call in calls:
+        assert call.expected is not None
+        steps.append(Step("start", target=call))
+        if call.expected == "{}" and draw(st.booleans()):
+            pass  # the no-argument call: no input text at all
+        else:
+            pieces = jt.draw_split(draw, call.expected)
+            if draw(st.booleans()):
+                pieces = ["", *pieces]  # Claude on Bedrock opens with an empty input
+            for piece in pieces:
+                steps.append(Step("frag", target=call, text=piece))
+        steps.append(Step("stop", target=call))
+    steps.append(Step("finish", text="tool_use", raw={"messageStop": {"stopReason": "tool_use"}}))
+    if draw(st.booleans()):
+        usage = {"inputTokens": 20, "outputTokens": 10, "totalTokens": 30}
+        steps.append(Step("raw", raw={"metadata": {"usage": usage, "metrics": {"latencyMs": 100}}}))
+    return Turn(
+        wire=WIRE,
+        tool_schemas=schemas,
+        request=None,
+        steps=steps,
+        calls=calls,
+        blocks=blocks,
+    )
+
+
+# Bedrock's end of message: one member that is no chunk member (chat), no
+# "type" (Anthropic, Responses).
+_FOREIGN_SAMPLE = {"messageStop": {"stopReason": "tool_use"}}
+
 WIRE = Wire(
     profile="bedrock",
+    noise=_noise,
+    scratch=_scratch,
+    foreign_sample=_FOREIGN_SAMPLE,
+    # ConverseStream is a binary event stream: every item is a frame, and a
+    # multi-member item could not be sent as one (toolstream serve plays it).
+    refuses=("bedrock-invoke",),
     id_prefix="tooluse_",
     stream_key="events",
     parse=modelable("bedrock", _parse_events),

@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import anthropic
-from .turn import ModelError, Turn
+from .turn import Call, ModelError, Turn
 from .wire import modelable
 
 
@@ -93,9 +93,30 @@ def _exception(kind: str) -> dict[str, Any]:
     return {kind: {"message": "The model stream failed"}}
 
 
+def _scratch(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    """The Anthropic turn in frames, with the request's Claude ``modelId``."""
+    turn = anthropic.WIRE.scratch(draw, calls, schemas)
+    turn.wire = WIRE
+    turn.request = {"modelId": "anthropic.claude-sonnet-4-20250514-v1:0"}
+    return turn
+
+
+# An InvokeModelWithResponseStream frame (its bytes: base64 of Anthropic's
+# {"type":"message_stop"}): the one foreign item that is also a Bedrock
+# frame (one member, an object payload), so a ConverseStream case holding
+# it can still be played over the event-stream wire.
+_FOREIGN_SAMPLE = {"chunk": {"bytes": "eyJ0eXBlIjoibWVzc2FnZV9zdG9wIn0="}}
+
 WIRE = replace(
     anthropic.WIRE,
     profile="bedrock-invoke",
+    scratch=_scratch,
+    foreign_sample=_FOREIGN_SAMPLE,
+    # Frames: an item of another wire that is one (a ConverseStream event);
+    # the events inside the frames are Anthropic's, whose closed world the
+    # anthropic row already holds.  Its noise is Anthropic's, inside the
+    # frames.
+    refuses=("bedrock",),
     id_prefix="toolu_",
     parse=modelable("bedrock-invoke", _parse_events),
     render=_render,

@@ -14,6 +14,11 @@ import copy
 from dataclasses import replace
 from typing import Any
 
+from hypothesis import strategies as st
+
+from .. import jsontext as jt
+from ..jsontext import Draw
+from .placing import call_choice, draw_text, insert
 from .turn import MISSING, Call, ModelError, Step, Turn, apply_patch
 from .wire import Wire
 
@@ -273,8 +278,148 @@ _ERROR_CHUNK = {
     }
 }
 
+
+def _noise(draw: Draw, turn: Turn) -> None:
+    choice = call_choice(turn)
+    kind = draw(
+        st.sampled_from(
+            [
+                "empty_delta",
+                "usage",
+                "role",
+                "content",
+                "tool_calls_empty",
+                "tool_calls_null",
+                "no_choices",
+                "other_choice",
+            ]
+        )
+    )
+    if kind == "empty_delta":
+        raw = chunk(turn, choices=[{"index": choice, "delta": {}, "finish_reason": None}])
+    elif kind == "usage":
+        raw = chunk(
+            turn,
+            choices=[],
+            usage={"prompt_tokens": 9, "completion_tokens": 3, "total_tokens": 12},
+        )
+    elif kind == "role":
+        raw = chunk(
+            turn, choices=[{"index": choice, "delta": {"role": "assistant"}, "finish_reason": None}]
+        )
+    elif kind == "content":
+        raw = chunk(
+            turn,
+            choices=[
+                {"index": choice, "delta": {"content": draw_text(draw)}, "finish_reason": None}
+            ],
+        )
+    elif kind == "tool_calls_empty":
+        raw = chunk(
+            turn, choices=[{"index": choice, "delta": {"tool_calls": []}, "finish_reason": None}]
+        )
+    elif kind == "other_choice":
+        # Another candidate (n > 1) answering in text; choice 2, so that it
+        # stays clear of second_choice's choice 1.
+        finish = draw(st.sampled_from([None, "stop", "length"]))
+        if any(
+            c.get("index") == 2 and c.get("finish_reason") is not None
+            for s in turn.steps
+            if s.kind == "raw" and isinstance(s.raw, dict)
+            for c in s.raw.get("choices") or []
+            if isinstance(c, dict)
+        ):
+            finish = None  # one end reason per choice
+        raw = chunk(
+            turn,
+            choices=[{"index": 2, "delta": {"content": draw_text(draw)}, "finish_reason": finish}],
+        )
+    elif kind == "tool_calls_null":
+        raw = chunk(
+            turn,
+            choices=[
+                {
+                    "index": choice,
+                    "delta": {"content": None, "tool_calls": None},
+                    "finish_reason": None,
+                }
+            ],
+        )
+    else:
+        raw = chunk(turn)
+    at = draw(st.integers(0, len(turn.steps)))
+    insert(turn, at, Step("raw", raw=raw))
+
+
+def _scratch(draw: Any, wire: Wire, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    steps: list[Step] = []
+    if draw(st.booleans()):
+        steps.append(
+            Step(
+                "raw",
+                raw={
+                    **{k: v for k, v in DEFAULT_CHUNK.items() if k != "choices"},
+                    "choices": [
+                        {
+                            "index": 0,
+                            "delta": {"role": "assistant", "content": ""},
+                            "finish_reason": None,
+                        }
+                    ],
+                },
+            )
+        )
+    fragmented = wire is OPENAI or draw(st.booleans())
+    for call in calls:
+        assert call.expected is not None
+        if fragmented:
+            pieces = jt.draw_split(draw, call.expected)
+            call.indexed = True
+        else:
+            pieces = [call.expected]
+        for n, piece in enumerate(pieces):
+            steps.append(
+                Step("frag", target=call, text=piece, carries_id=n == 0, carries_name=n == 0)
+            )
+    join = wire is MISTRAL and draw(st.booleans())
+    steps.append(Step("finish", text="tool_calls", join=join))
+    if draw(st.booleans()):
+        steps.append(
+            Step(
+                "raw",
+                raw={
+                    **{k: v for k, v in DEFAULT_CHUNK.items() if k != "choices"},
+                    "choices": [],
+                    "usage": {"prompt_tokens": 20, "completion_tokens": 10, "total_tokens": 30},
+                },
+            )
+        )
+    return Turn(
+        wire=wire,
+        tool_schemas=schemas,
+        request={"tool_choice": "auto"},
+        steps=steps,
+        calls=calls,
+        chunk_template=None,
+    )
+
+
+# A Chat Completions chunk with a choice: no "type" (Anthropic, Responses)
+# and more than one member (Bedrock).
+_FOREIGN_SAMPLE = {
+    "id": "chatcmpl-foreign",
+    "object": "chat.completion.chunk",
+    "created": 1700000000,
+    "model": "gpt-4o",
+    "choices": [{"index": 0, "delta": {"content": "Hi"}, "finish_reason": None}],
+}
+
 OPENAI = Wire(
     profile="openai",
+    noise=_noise,
+    scratch=lambda draw, calls, schemas: _scratch(draw, OPENAI, calls, schemas),
+    foreign_sample=_FOREIGN_SAMPLE,
+    refuses=("anthropic", "openai-responses", "bedrock", "gemini", "cohere"),
     id_prefix="call_",
     stream_key="chunks",
     parse=_parse_openai,
@@ -294,6 +439,7 @@ OPENAI = Wire(
 MISTRAL = replace(
     OPENAI,
     profile="mistral",
+    scratch=lambda draw, calls, schemas: _scratch(draw, MISTRAL, calls, schemas),
     id_prefix="",
     parse=_parse_mistral,
     wrong_reasons=(*OPENAI.wrong_reasons, "model_length", "error"),

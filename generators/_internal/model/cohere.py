@@ -16,6 +16,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from hypothesis import strategies as st
+
+from .. import jsontext as jt
+from ..jsontext import Draw
+from ..schemas import unicode_text_chars
+from .placing import after_begin, draw_text, insert
 from .turn import MISSING, Call, Step, Turn, apply_patch, put
 from .wire import Wire, modelable, new_block_call
 
@@ -124,8 +130,77 @@ def _new_call(turn: Turn, name: str) -> tuple[Call, list[Step]]:
     return new_block_call(turn, "late_call_1", name, start_input="")
 
 
+def _noise(draw: Draw, turn: Turn) -> None:
+    # Content and citation events number their own index and carry no tool
+    # data: verbatim items, anywhere before the message's end.
+    kind = draw(st.sampled_from(["plan", "content", "citation", "debug"]))
+    items: list[dict[str, Any]]
+    if kind == "plan":
+        items = [plan_delta(draw_text(draw))]
+    elif kind == "content":
+        opening = {"message": {"content": {"type": "text", "text": ""}}}
+        items = [{"type": "content-start", "index": 0, "delta": opening}]
+        for _ in range(draw(st.integers(0, 2))):
+            piece = {"message": {"content": {"text": draw_text(draw)}}}
+            items.append({"type": "content-delta", "index": 0, "delta": piece})
+        items.append({"type": "content-end", "index": 0})
+    elif kind == "citation":
+        cited = {"start": 0, "end": 4, "text": "Rain", "sources": []}
+        items = [
+            {"type": "citation-start", "index": 0, "delta": {"message": {"citations": cited}}},
+            {"type": "citation-end", "index": 0},
+        ]
+    else:
+        items = [{"type": "debug", "prompt": draw_text(draw)}]
+    limit = turn.finish_index(0)
+    at = draw(st.integers(after_begin(turn), len(turn.steps) if limit is None else limit))
+    insert(turn, at, *(Step("raw", raw=item) for item in items))
+
+
+def _scratch(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    message = {"role": "assistant", "content": [], "tool_plan": "", "tool_calls": []}
+    start = {"id": "gen", "type": "message-start", "delta": {"message": message}}
+    steps: list[Step] = [Step("begin", raw=start)]
+    if draw(st.booleans()):
+        plan = draw(st.text(unicode_text_chars, max_size=20))
+        steps.append(
+            Step("raw", raw={"type": "tool-plan-delta", "delta": {"message": {"tool_plan": plan}}})
+        )
+    for call in calls:
+        assert call.expected is not None
+        call.start_input = ""
+        steps.append(Step("start", target=call))
+        for piece in jt.draw_split(draw, call.expected):
+            steps.append(Step("frag", target=call, text=piece))
+        steps.append(Step("stop", target=call))
+    end = {"type": "message-end", "delta": {"finish_reason": "TOOL_CALL"}}
+    steps.append(Step("finish", text="TOOL_CALL", raw=end))
+    return Turn(wire=WIRE, tool_schemas=schemas, request=None, steps=steps, calls=calls)
+
+
+# A v2 chat stream's end.
+_FOREIGN_SAMPLE = {
+    "type": "message-end",
+    "id": "cohere-foreign",
+    "delta": {"finish_reason": "TOOL_CALL", "usage": {"billed_units": {"output_tokens": 9}}},
+}
+
 WIRE = Wire(
     profile="cohere",
+    noise=_noise,
+    scratch=_scratch,
+    foreign_sample=_FOREIGN_SAMPLE,
+    # It reads the event's name first (``type``): an item of any other wire
+    # is an unknown event.
+    refuses=(
+        "openai",
+        "anthropic",
+        "openai-responses",
+        "bedrock",
+        "gemini",
+        "bedrock-invoke",
+        "gemini-interactions",
+    ),
     id_prefix="call_",
     stream_key="events",
     parse=modelable("cohere", _parse_events),

@@ -4,9 +4,8 @@ Each chunk is one ``GenerateContentResponse`` (an SSE ``data:`` payload, or
 one element of the JSON-array body).  A client call is a
 ``candidates[0].content.parts[].functionCall`` part, in one of two forms:
 
-* a **whole call** ``{"name", "args"?, "id"?}``: one ``start`` step, whose
-  ``Call.start_input`` is ``args`` (``MISSING``: the part has none, the
-  no-argument call: the API reference documents ``args`` as optional);
+* a **whole call** ``{"name", "args", "id"?}``: one ``start`` step, whose
+  ``Call.start_input`` is ``args`` (``MISSING``: the part has none);
 * a **streamed call** (Vertex ``streamFunctionCallArguments``,
   ``Call.streamed``): a ``start`` step (``{"name", "willContinue": true}``),
   ``frag`` steps (parts ``{"partialArgs": [...], "willContinue": true}``, or a
@@ -30,8 +29,7 @@ Reassembly rule used for labels (the generator's own reading of the
 its normalized JSON path; a string whose entry says ``willContinue`` is
 continued by the next entries for the same path.  The arguments are the
 compact JSON of the result (keys in first-assignment order), or of a whole
-call's ``args``; a whole call without ``args`` has the arguments ``{}``.
-Gemini arguments never reassemble to ``""`` (``Wire.empty_arguments``).
+call's ``args``; a whole call without ``args`` has the empty arguments.
 """
 
 from __future__ import annotations
@@ -44,6 +42,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from .. import jsontext as jt
+from ..jsontext import Draw
+from ..schemas import unicode_text_chars
+from .placing import draw_text, insert
 from .turn import MISSING, Call, ModelError, Step, Turn, apply_patch, compact
 from .wire import Wire, modelable
 
@@ -189,10 +191,10 @@ def entries(turn: Turn, call: Call) -> list[tuple[int, int, dict[str, Any]]]:
 
 
 def value_of(turn: Turn, call: Call) -> Any:
-    """The call's arguments value under the module's reassembly rule (a
-    whole call without ``args``: ``{}``)."""
+    """The call's arguments value (``MISSING``: a whole call without
+    ``args``), under the module's reassembly rule."""
     if not call.streamed:
-        return {} if call.start_input is MISSING else call.start_input
+        return call.start_input
     root: dict[str, Any] = {}
     continuing: tuple[str, list[str]] | None = None
     for _, _, item in entries(turn, call):
@@ -232,7 +234,8 @@ def _assign(root: dict[str, Any], segments: tuple[Segment, ...], value: Any) -> 
 
 
 def _arguments(turn: Turn, call: Call) -> str:
-    return compact(value_of(turn, call))
+    value = value_of(turn, call)
+    return "" if value is MISSING else compact(value)
 
 
 # -- delivering a value ------------------------------------------------------
@@ -296,21 +299,19 @@ def replace_parts(turn: Turn, call: Call, steps: list[Step]) -> None:
 
 def make_whole(turn: Turn, call: Call, value: Any) -> None:
     """Send ``call`` as one whole part with ``args`` ``value`` (``MISSING``:
-    without ``args``, the no-argument call ``{}``)."""
+    without ``args``)."""
     replace_parts(turn, call, [])
     call.streamed = False
     call.start_input = value
 
 
 def deliver(draw: Any, turn: Turn, call: Call, text: str) -> None:
-    """``Wire.deliver``: send the arguments ``text`` (a JSON value) as
-    Gemini carries arguments.  A value that cannot be streamed (not an
-    object, an empty container inside) is whole ``args``; otherwise the call
-    keeps its form (a streamed call is streamed again, strings split as
-    drawn).  ``""`` has no Gemini form (``Wire.empty_arguments`` is off)."""
-    if text == "":
-        raise ModelError("gemini arguments cannot be the empty string")
-    value = json.loads(text)
+    """``Wire.deliver``: send the arguments ``text`` as Gemini carries
+    arguments.  ``""`` is a whole call without ``args``; a value that cannot
+    be streamed (not an object, an empty container inside) is whole ``args``;
+    otherwise the call keeps its form (a streamed call is streamed again,
+    strings split as drawn)."""
+    value = json.loads(text) if text != "" else MISSING
     if call.streamed and leaves(value) is not None:
         stream(draw, turn, call, draw_entries(draw, value), end=False)
     else:
@@ -459,8 +460,111 @@ def _new_call(turn: Turn, name: str) -> tuple[Call, list[Step]]:
     return call, [step]
 
 
+def _gemini_chunk(turn: Turn, **fields: Any) -> dict[str, Any]:
+    """A Gemini chunk with the seed's bookkeeping members (``modelVersion``,
+    ``responseId``) and ``fields``."""
+    kept = {k: v for k, v in (turn.chunk_template or {}).items() if k != "candidates"}
+    return {**fields, **copy.deepcopy(kept)}
+
+
+def _noise(draw: Draw, turn: Turn) -> None:
+    kind = draw(st.sampled_from(["usage", "text", "thought", "thought_signature", "no_parts"]))
+    if kind == "usage":
+        usage = {"promptTokenCount": 9, "candidatesTokenCount": 3, "totalTokenCount": 12}
+        raw = _gemini_chunk(turn, usageMetadata=usage)
+        insert(turn, draw(st.integers(0, len(turn.steps))), Step("raw", raw=raw))
+        return
+    if kind == "text":
+        parts: list[dict[str, Any]] = [{"text": draw_text(draw)}]
+    elif kind == "thought":
+        parts = [{"text": draw_text(draw), "thought": True}]
+    elif kind == "thought_signature":
+        parts = [{"text": "", "thoughtSignature": "c2lnbmF0dXJl"}]
+    else:
+        parts = []
+    candidate = {"content": {"role": "model", "parts": parts}, "index": 0}
+    raw = _gemini_chunk(turn, candidates=[candidate])
+    # Content belongs before the candidate's end (after it, a chunk of the
+    # candidate would be one more item of an ended candidate).
+    end = turn.finish_index(0)
+    at = draw(st.integers(0, len(turn.steps) if end is None else end))
+    insert(turn, at, Step("raw", raw=raw))
+
+
+def _scratch(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    template = {
+        "candidates": [{"content": {"role": "model", "parts": []}}],
+        "modelVersion": "gemini-scratch",
+    }
+    turn = Turn(
+        wire=WIRE,
+        tool_schemas=schemas,
+        request=None,
+        steps=[],
+        calls=calls,
+        chunk_template=template,
+    )
+    if draw(st.booleans()):
+        text = draw(st.text(unicode_text_chars, max_size=20))
+        candidate = {"content": {"role": "model", "parts": [{"text": text}]}}
+        turn.steps.append(Step("raw", raw={**template, "candidates": [candidate]}))
+    for call in calls:
+        assert call.expected is not None
+        value = jt.loads(call.expected)
+        call.expected = compact(value)
+        call.start_input = value
+        previous = turn.steps[-1] if turn.steps else None
+        whole_before = (
+            previous is not None
+            and previous.kind == "start"
+            and isinstance(previous.target, Call)
+            and not previous.target.streamed
+        )
+        start = Step("start", target=call, tmpl_chunk=template, carries_id=True)
+        start.join = whole_before and draw(st.booleans())
+        turn.steps.append(start)
+        if leaves(value) is not None and draw(st.booleans()):
+            items = draw_entries(draw, value)
+            stream(draw, turn, call, items, end=draw(st.booleans()))
+    turn.steps.append(Step("finish", text="STOP", join=draw(st.booleans())))
+    if draw(st.booleans()):
+        usage = {"promptTokenCount": 20, "candidatesTokenCount": 10, "totalTokenCount": 30}
+        turn.steps.append(
+            Step("raw", raw={"usageMetadata": usage, "modelVersion": "gemini-scratch"})
+        )
+    return turn
+
+
+# A streamGenerateContent chunk with a function call.
+_FOREIGN_SAMPLE = {
+    "candidates": [
+        {
+            "content": {
+                "role": "model",
+                "parts": [{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}],
+            },
+            "finishReason": "STOP",
+            "index": 0,
+        }
+    ],
+    "modelVersion": "gemini-2.5-flash",
+}
+
 WIRE = Wire(
     profile="gemini",
+    noise=_noise,
+    scratch=_scratch,
+    foreign_sample=_FOREIGN_SAMPLE,
+    # (Not a chunk with an error member: provider_error.)
+    refuses=(
+        "openai",
+        "anthropic",
+        "openai-responses",
+        "bedrock",
+        "bedrock-invoke",
+        "cohere",
+        "gemini-interactions",
+    ),
     id_prefix="fc_",
     stream_key="chunks",
     parse=modelable("gemini", _parse),
@@ -499,6 +603,5 @@ WIRE = Wire(
     claim_reasons=("MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS"),
     absent_null=True,
     partial_args=True,
-    empty_arguments=False,
     new_call=_new_call,
 )

@@ -16,6 +16,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from hypothesis import strategies as st
+
+from .. import jsontext as jt
+from ..jsontext import Draw
+from ..schemas import unicode_text_chars
+from .placing import NewBlocks, after_begin, draw_text, insert, text_block_span, text_blocks
 from .turn import MISSING, Block, Call, Step, Turn, apply_patch, put
 from .wire import Wire, modelable, new_block_call, start_input_arguments, started_as
 
@@ -141,8 +147,136 @@ def _text_block(turn: Turn, block: Block) -> bool:
     return started_as(turn, block, "step", "model_output")
 
 
+def _noise(draw: Draw, turn: Turn) -> None:
+    kinds = ["status_update", "output_step", "thought_step", "server_tool"]
+    texts = text_blocks(turn)
+    if texts:
+        kinds.append("text_delta")
+    kind = draw(st.sampled_from(kinds))
+    start, delta = step_start, step_delta
+    if kind == "status_update":
+        created = next((s.raw for s in turn.steps if s.kind == "begin"), None)
+        interaction = (created or {}).get("interaction")
+        ident = interaction.get("id") if isinstance(interaction, dict) else None
+        raw = {
+            "event_type": "interaction.status_update",
+            "interaction": {"id": ident if isinstance(ident, str) else "v1_gen"},
+            "status": "in_progress",
+        }
+        insert(turn, draw(st.integers(after_begin(turn), len(turn.steps))), Step("raw", raw=raw))
+        return
+    if kind == "text_delta":
+        block, first, stop = text_block_span(draw, turn, texts)
+        raw = delta({"type": "text", "text": draw_text(draw)})
+        insert(turn, draw(st.integers(first + 1, stop)), Step("delta", target=block, raw=raw))
+        return
+    new = NewBlocks(draw, turn)
+    add = new.add
+    if kind == "output_step":
+        add("start", start({"type": "model_output"}))
+        for _ in range(draw(st.integers(0, 2))):
+            add("delta", delta({"type": "text", "text": draw_text(draw)}))
+    elif kind == "thought_step":
+        add("start", start({"type": "thought"}))
+        summary = {"type": "text", "text": draw_text(draw)}
+        add("delta", delta({"type": "thought_summary", "content": summary}))
+        add("delta", delta({"type": "thought_signature", "signature": "c2lnbmF0dXJl"}))
+    else:
+        # A tool the provider runs itself, and its result: two steps, never
+        # executable.
+        search = {
+            "type": "google_search_call",
+            "id": "gs_noise",
+            "arguments": {"queries": ["weather"]},
+        }
+        add("start", start(search))
+        add("stop")
+        new.result_block()
+        found = {"type": "google_search_result", "call_id": "gs_noise", "result": []}
+        add("start", start(found))
+    add("stop")
+    new.insert()
+
+
+def _scratch(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    created = {"id": "v1_gen", "status": "in_progress", "object": "interaction"}
+    steps: list[Step] = [
+        Step("begin", raw={"event_type": "interaction.created", "interaction": created})
+    ]
+    blocks: list[Block] = []
+    if draw(st.booleans()):
+        block = Block(index=0)
+        blocks.append(block)
+        for call in calls:
+            call.index += 1
+        text = draw(st.text(unicode_text_chars, max_size=20))
+        steps.append(
+            Step(
+                "start",
+                target=block,
+                raw={"event_type": "step.start", "index": 0, "step": {"type": "model_output"}},
+            )
+        )
+        steps.append(
+            Step(
+                "delta",
+                target=block,
+                raw={
+                    "event_type": "step.delta",
+                    "index": 0,
+                    "delta": {"type": "text", "text": text},
+                },
+            )
+        )
+        steps.append(Step("stop", target=block))
+    for call in calls:
+        assert call.expected is not None
+        call.start_input = {}
+        steps.append(Step("start", target=call))
+        if not (call.expected == "{}" and draw(st.booleans())):  # else the start input stands
+            for piece in jt.draw_split(draw, call.expected):
+                steps.append(Step("frag", target=call, text=piece))
+        steps.append(Step("stop", target=call))
+    done = {"id": "v1_gen", "status": "requires_action"}
+    steps.append(
+        Step(
+            "finish",
+            text="requires_action",
+            raw={"event_type": "interaction.completed", "interaction": done},
+        )
+    )
+    return Turn(
+        wire=WIRE,
+        tool_schemas=schemas,
+        request=None,
+        steps=steps,
+        calls=calls,
+        blocks=blocks,
+    )
+
+
+# The Interactions API's end of an interaction.
+_FOREIGN_SAMPLE = {
+    "event_type": "interaction.completed",
+    "interaction": {"id": "v1_foreign", "status": "requires_action"},
+}
+
 WIRE = Wire(
     profile="gemini-interactions",
+    noise=_noise,
+    scratch=_scratch,
+    foreign_sample=_FOREIGN_SAMPLE,
+    # It reads the event's name first (``event_type``): an item of any other
+    # wire is an unknown event.
+    refuses=(
+        "openai",
+        "anthropic",
+        "openai-responses",
+        "bedrock",
+        "gemini",
+        "bedrock-invoke",
+        "cohere",
+    ),
     id_prefix="fc_",
     stream_key="events",
     parse=modelable("gemini-interactions", _parse_events),

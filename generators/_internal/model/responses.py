@@ -16,7 +16,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .turn import MISSING, Block, Call, Step, Turn, apply_patch, first_given, put
+from hypothesis import strategies as st
+
+from .. import jsontext as jt
+from ..jsontext import Draw
+from ..schemas import unicode_text_chars
+from .placing import PAD_LETTERS, NewBlocks, draw_text, insert, text_block_span, text_blocks
+from .turn import MISSING, Block, Call, Step, StepKind, Turn, apply_patch, first_given, put
 from .wire import Wire, modelable, new_block_call, started_as
 
 RESPONSE_ENDINGS = {
@@ -337,8 +343,224 @@ def _text_block(turn: Turn, block: Block) -> bool:
     return started_as(turn, block, "item", "message")
 
 
+def _item_event(kind: str, item_id: str, **fields: Any) -> dict[str, Any]:
+    """A Responses event about item ``item_id`` (its ``output_index`` is set
+    at render time)."""
+    return {"type": kind, "item_id": item_id, "output_index": 0, **fields}
+
+
+def _noise(draw: Draw, turn: Turn) -> None:
+    kinds = ["in_progress", "reasoning_item", "message_item", "server_item"]
+    frags = [i for i, s in enumerate(turn.steps) if s.kind == "frag" and s.ident is None]
+    if frags:
+        kinds.append("obfuscation")
+    texts = text_blocks(turn)
+    if texts:
+        kinds.append("text_delta")
+    kind = draw(st.sampled_from(kinds))
+    if kind == "in_progress":
+        created = next(
+            (
+                s.raw
+                for s in turn.steps
+                if isinstance(s.raw, dict) and s.raw.get("type") == "response.created"
+            ),
+            None,
+        )
+        response = (created or {}).get("response")
+        if not isinstance(response, dict):
+            response = {"id": "resp_gen", "object": "response", "status": "in_progress"}
+        limit = turn.finish_index(0)
+        at = draw(st.integers(1, len(turn.steps) if limit is None else limit))
+        raw = {"type": "response.in_progress", "response": copy.deepcopy(response)}
+        insert(turn, at, Step("raw", raw=raw))
+        return
+    if kind == "obfuscation":
+        step = turn.steps[draw(st.sampled_from(frags))]
+        pad = draw(st.text(st.sampled_from(PAD_LETTERS), min_size=1, max_size=16))
+        step.patch = dict(step.patch or {}, obfuscation=pad)
+        return
+    if kind == "text_delta":
+        block, start, stop = text_block_span(draw, turn, texts)
+        item_id = turn.steps[start].raw["item"]["id"]
+        raw = _item_event(
+            "response.output_text.delta", item_id, content_index=0, delta=draw_text(draw)
+        )
+        insert(turn, draw(st.integers(start + 1, stop)), Step("delta", target=block, raw=raw))
+        return
+    new = NewBlocks(draw, turn)
+    add = new.add
+
+    def item(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+        return {"type": kind, "output_index": 0, "item": body}
+
+    if kind == "reasoning_item":
+        rid = fresh_item_id(turn, "rs_noise")
+        summary: list[Any] = []
+        add(
+            "start",
+            item("response.output_item.added", {"id": rid, "type": "reasoning", "summary": []}),
+        )
+        if draw(st.booleans()):
+            text = draw_text(draw)
+            part = {"type": "summary_text", "text": text}
+            add(
+                "delta",
+                _item_event(
+                    "response.reasoning_summary_part.added",
+                    rid,
+                    summary_index=0,
+                    part={"type": "summary_text", "text": ""},
+                ),
+            )
+            add(
+                "delta",
+                _item_event(
+                    "response.reasoning_summary_text.delta", rid, summary_index=0, delta=text
+                ),
+            )
+            add(
+                "delta",
+                _item_event(
+                    "response.reasoning_summary_text.done", rid, summary_index=0, text=text
+                ),
+            )
+            add(
+                "delta",
+                _item_event(
+                    "response.reasoning_summary_part.done", rid, summary_index=0, part=part
+                ),
+            )
+            summary = [part]
+        add(
+            "stop",
+            item("response.output_item.done", {"id": rid, "type": "reasoning", "summary": summary}),
+        )
+    elif kind == "message_item":
+        mid = fresh_item_id(turn, "msg_noise")
+        head = {"id": mid, "type": "message", "status": "in_progress", "role": "assistant"}
+        add("start", item("response.output_item.added", {**head, "content": []}))
+        empty = {"type": "output_text", "text": "", "annotations": []}
+        add("delta", _item_event("response.content_part.added", mid, content_index=0, part=empty))
+        pieces = [draw_text(draw) for _ in range(draw(st.integers(0, 2)))]
+        for piece in pieces:
+            add(
+                "delta",
+                _item_event("response.output_text.delta", mid, content_index=0, delta=piece),
+            )
+        full = {"type": "output_text", "text": "".join(pieces), "annotations": []}
+        add(
+            "delta",
+            _item_event("response.output_text.done", mid, content_index=0, text=full["text"]),
+        )
+        add("delta", _item_event("response.content_part.done", mid, content_index=0, part=full))
+        add(
+            "stop",
+            item("response.output_item.done", {**head, "status": "completed", "content": [full]}),
+        )
+    else:
+        wid = fresh_item_id(turn, "ws_noise")
+        add(
+            "start",
+            item(
+                "response.output_item.added",
+                {"id": wid, "type": "web_search_call", "status": "in_progress"},
+            ),
+        )
+        for phase in ("in_progress", "searching", "completed"):
+            add("delta", _item_event(f"response.web_search_call.{phase}", wid))
+        action = {"type": "search", "query": "weather"}
+        add(
+            "stop",
+            item(
+                "response.output_item.done",
+                {"id": wid, "type": "web_search_call", "status": "completed", "action": action},
+            ),
+        )
+    new.insert()
+
+
+def _scratch(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    response = {"id": "resp_gen", "object": "response", "status": "in_progress", "output": []}
+    steps: list[Step] = [Step("raw", raw={"type": "response.created", "response": dict(response)})]
+    if draw(st.booleans()):
+        steps.append(Step("raw", raw={"type": "response.in_progress", "response": dict(response)}))
+    blocks: list[Block] = []
+
+    def item_step(kind: StepKind, block: Block, item: dict[str, Any]) -> Step:
+        event = "response.output_item.added" if kind == "start" else "response.output_item.done"
+        return Step(kind, target=block, raw={"type": event, "output_index": 0, "item": item})
+
+    if draw(st.booleans()):
+        block = Block(index=len(blocks))
+        blocks.append(block)
+        item = {"id": "rs_gen", "type": "reasoning", "summary": []}
+        steps += [item_step("start", block, item), item_step("stop", block, item)]
+    if draw(st.booleans()):
+        block = Block(index=len(blocks))
+        blocks.append(block)
+        text = draw(st.text(unicode_text_chars, max_size=20))
+        head = {"id": "msg_gen", "type": "message", "status": "in_progress", "role": "assistant"}
+        part = {"type": "output_text", "text": text, "annotations": []}
+        steps.append(item_step("start", block, {**head, "content": []}))
+        steps.append(
+            Step(
+                "delta",
+                target=block,
+                raw={
+                    "type": "response.output_text.delta",
+                    "item_id": "msg_gen",
+                    "output_index": 0,
+                    "content_index": 0,
+                    "delta": text,
+                },
+            )
+        )
+        steps.append(item_step("stop", block, {**head, "status": "completed", "content": [part]}))
+    for call in calls:
+        assert call.expected is not None
+        call.index += len(blocks)
+        call.item_id = "fc_" + call.id.removeprefix("call_")
+        call.start_input = ""
+        steps.append(Step("start", target=call))
+        for piece in jt.draw_split(draw, call.expected):
+            steps.append(Step("frag", target=call, text=piece))
+        steps.append(Step("restate", target=call))
+        steps.append(Step("stop", target=call))
+    steps.append(
+        Step(
+            "finish",
+            text="response.completed",
+            raw={
+                "type": "response.completed",
+                "response": {**response, "status": "completed"},
+            },
+        )
+    )
+    return Turn(
+        wire=WIRE,
+        tool_schemas=schemas,
+        request={"tool_choice": "auto"},
+        steps=steps,
+        calls=calls,
+        blocks=blocks,
+        sequenced=True,
+        snapshot=True,
+    )
+
+
+# A Responses ending.
+_FOREIGN_SAMPLE = {
+    "type": "response.completed",
+    "response": {"id": "resp_foreign", "object": "response", "status": "completed"},
+}
+
 WIRE = Wire(
     profile="openai-responses",
+    noise=_noise,
+    scratch=_scratch,
+    foreign_sample=_FOREIGN_SAMPLE,
+    refuses=("openai", "anthropic", "bedrock", "gemini", "cohere"),
     id_prefix="call_",
     stream_key="events",
     parse=modelable("openai-responses", _parse_events),

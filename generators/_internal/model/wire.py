@@ -4,7 +4,8 @@ One :class:`Wire` per profile: how its stream is keyed, parsed and
 rendered, and the vocabulary the operators ask instead of branching on the
 profile name.  Each format module (``chat``, ``anthropic``, ``responses``,
 ``bedrock``, ``gemini``, ``gemini_interactions``, ``cohere``, ``bedrock_invoke``)
-defines its row(s); adding a format is one module and one row.  A field a
+defines its row(s), its noise, its from-scratch builder and its sample item
+for the closed-world operator; adding a format is one module and one row.  A field a
 new format needs is added with a default that leaves the others as they
 were.
 """
@@ -15,12 +16,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..jsontext import Draw
 from .turn import MISSING, Block, Call, ModelError, Step, StepKind, Turn, compact
 
 Parse = Callable[[list[Any], dict[str, Any], Any], Turn]
 """``(stream, tool_schemas, request) -> Turn`` for a *valid* stream."""
 Render = Callable[[Turn], list[Any]]
 """The stream (chunks or events) of a turn."""
+Noise = Callable[[Draw, Turn], None]
+"""``(draw, turn)``: insert stream items that carry no call data."""
+Scratch = Callable[[Draw, list[Call], dict[str, Any]], Turn]
+"""``(draw, calls, tool_schemas) -> Turn``: a valid turn built from scratch."""
 
 
 def no_implied_arguments(call: Call) -> str:
@@ -79,6 +85,20 @@ class Wire:
     """Steps of a call that carry its slot index."""
     error_events: tuple[dict[str, Any], ...]
     """In-stream error items the format knows, simplest first."""
+    noise: Noise
+    """One drawn item (or block of items) of the format that carries no call
+    data, inserted where the format allows it (``insert_noise``)."""
+    scratch: Scratch
+    """The from-scratch builder (:func:`~..scratch.valid_turns`): the steps
+    of a valid turn delivering the given calls (ids, names and argument
+    texts already drawn), with the format's optional items drawn."""
+    foreign_sample: dict[str, Any]
+    """One item of the format that other formats refuse (``foreign_item``):
+    simple, with no ``error`` member and no top-level slot key."""
+    refuses: tuple[str, ...]
+    """The profiles whose :attr:`foreign_sample` this format cannot read as
+    one of its own, so that it is ``unsupported_event`` and nothing else
+    (docs/validator.md, "Closed world"), simplest first."""
     error_endings: tuple[str, ...] = ()
     """End reasons that are also the provider's error (Responses
     ``response.failed``, Interactions ``failed``, Cohere ``ERROR``): a turn
@@ -141,8 +161,7 @@ class Wire:
     (Bedrock InvokeModel), rendered one frame per step: a frame can be cut
     in half (``cut_frame``)."""
     empty_arguments: bool = True
-    """Arguments can reassemble to ``""`` (not Bedrock or Gemini: a call
-    without argument text or ``args`` is ``{}`` there)."""
+    """Arguments can reassemble to ``""`` (not Bedrock: there they are ``{}``)."""
     text_block: Callable[[Turn, Block], bool] = no_text_blocks
     """Whether a non-call block holds text (a target for text deltas)."""
     delta_opens_block: bool = False

@@ -65,7 +65,7 @@ from .cuts import (
     truncate,
     truncate_parseable,
 )
-from .foreign import FOREIGN, foreign_item
+from .foreign import foreign_item
 from .frames import cut_frame, cut_targets
 from .identity import drop_id, drop_name, dup_pairs, duplicate_id, live_window, reuse_slot
 from .noise import insert_noise
@@ -145,8 +145,7 @@ first (OpenAI/Mistral fragments, the Responses closing item)."""
 CLAIMS_TOOLS = _where(lambda w: w.tool_reason is not None or bool(w.claim_reasons))
 """Formats with an end reason that claims tool use."""
 CAN_BE_EMPTY = _where(lambda w: w.empty_arguments)
-"""Formats whose arguments can reassemble to "" (Bedrock's and Gemini's
-cannot: a call without argument text or ``args`` is ``{}``)."""
+"""Formats whose arguments can reassemble to "" (Bedrock's are ``{}``)."""
 START_OBJECT = _where(lambda w: w.start_object)
 """Formats whose opening event may carry the arguments object (Anthropic)."""
 BLOCKY = _where(lambda w: w.blocky)
@@ -535,7 +534,7 @@ REGISTRY: dict[str, OperatorInfo] = {
             _O.FOREIGN_ITEM,
             ALL,
             foreign_item,
-            lambda t, f: bool(t.calls) and bool(FOREIGN[t.profile]),
+            lambda t, f: bool(t.calls) and bool(t.wire.refuses),
             code="unsupported_event",
             turn_level=True,
         ),

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from ..labels import Effects
 from ..model import Call, Turn
-from ..schemas import unicode_text_chars
+from ..model.placing import call_choice, draw_text  # noqa: F401  (shared by the operators)
 
 Draw = Callable[..., Any]
 
@@ -40,15 +40,6 @@ def has_free_call(turn: Turn, fx: Effects) -> bool:
 def text_of(turn: Turn, call: Call) -> str:
     assert call.expected is not None
     return call.expected
-
-
-def draw_text(draw: Draw, max_size: int = 12) -> str:
-    text: str = draw(st.text(unicode_text_chars, max_size=max_size))
-    return text
-
-
-def call_choice(turn: Turn) -> int:
-    return turn.slot_calls()[0].choice if turn.calls else 0
 
 
 def after(draw: Draw, turn: Turn, index: int) -> int:
