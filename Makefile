@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: gateways-report adapters-js js-if-node test release-check lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns bench-clients
+.PHONY: gateways-report adapters-js js-if-node test release-check lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns bench-clients bench-shrink
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -114,6 +114,12 @@ bench-adapters: $(STAMP)
 # the full Python matrix (every Python client x every transport); docs/performance.md.
 bench-clients: $(ADAPTERS_STAMP)
 	$(BIN)/python bench/clients.py
+
+# shrink --client per client on a sample of disagreements (median, p90); docs/performance.md.
+# SHRINK_PER_CLIENT disagreements each (2: about 7 minutes on two cores).
+SHRINK_PER_CLIENT ?= 2
+bench-shrink: $(ADAPTERS_STAMP) js-if-node
+	$(BIN)/python bench/shrink.py --per-client $(SHRINK_PER_CLIENT)
 
 # toolstream serve under load: the shipped corpus through 1, 16 and 64 concurrent clients.
 bench-serve: $(STAMP)

@@ -34,6 +34,7 @@ SCHEMA_OF = {
     "generate": "generate",
     "import": "import",
     "label": "label",
+    "merge": "merge",
     "repro": "repro",
     "seeds": "seeds",
     "serve": "serve",

@@ -212,6 +212,15 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
     help="With --baseline: exit 1 also when a recorded disagreement is fixed (remove it).",
 )
 @click.option(
+    "--shard",
+    "shard_text",
+    default=None,
+    metavar="K/M",
+    help="Run only shard K of M (a hash of each case path, as verify --shard); the JSON"
+    " carries a shard member, and toolstream merge joins the M results into the"
+    " unsharded run's.",
+)
+@click.option(
     "-q",
     "--quiet",
     is_flag=True,
@@ -235,6 +244,7 @@ def diff(
     baseline_file: str | None,
     write_baseline_file: str | None,
     strict_baseline: bool,
+    shard_text: str | None,
     quiet: bool,
 ) -> None:
     """Run adapters (shims over real libraries' own stream reassembly) over
@@ -245,7 +255,8 @@ def diff(
     Exit status: 0; 1 when --fail-on is met, or when the run proves nothing
     (an adapter crashed on every case, or refused every case for the same
     reason; the reason is printed); 64 misuse (unknown adapter, no such
-    corpus, no case read, no adapter able to run).
+    corpus, no case read, no adapter able to run); 130 interrupted (no
+    baseline or report file written).
     """
     clients = _client_specs(client_names, transports)
     specs: list[RunSpec] = [
@@ -261,6 +272,14 @@ def diff(
     options = UserOptions(profiles=tuple(adapter_profiles) or None, reject_on=tuple(reject_on))
     if strict_baseline and baseline_file is None:
         raise Misuse("--strict-baseline needs --baseline FILE")
+    shard = None
+    if shard_text is not None:
+        from toolstream.diff.shard import Shard, ShardError
+
+        try:
+            shard = Shard.parse(shard_text)
+        except ShardError as error:
+            raise Misuse(f"--shard: {error}") from None
     baseline = None
     if baseline_file is not None:
         from toolstream.baseline import BaselineError, read_baseline
@@ -277,6 +296,7 @@ def diff(
             timeout=timeout,
             options=options,
             only_profiles=only_profiles,
+            shard=shard,
         )
     except (CorpusError, AdapterSpecError) as error:
         raise Misuse(str(error)) from None
@@ -292,6 +312,12 @@ def diff(
             err.print(Text(f"not a case, left out: {bad.path}: {bad.error}", style="yellow"))
     if not session.cases:
         which = f" of profile {', '.join(only_profiles)}" if only_profiles else ""
+        if session.shard is not None and session.shard.cases_total:
+            raise Misuse(
+                f"shard {session.shard.shard.text} holds none of the"
+                f" {session.shard.cases_total} case(s){which} read from {', '.join(corpus)}"
+                " (fewer shards)"
+            )
         raise Misuse(f"no case{which} could be read from {', '.join(corpus)}")
 
     with Progress(

@@ -3,6 +3,7 @@ translates one provider's stream into another format?"""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -13,7 +14,9 @@ from rich.text import Text
 
 from toolstream.cli.errors import Misuse
 from toolstream.cli.render import console, format_option
+from toolstream.cli.sharding import empty_shard, shard_option
 from toolstream.diff import CorpusError, load_corpus
+from toolstream.diff.shard import Shard, select
 from toolstream.gateway import (
     DOWNSTREAMS,
     FAIL_ON,
@@ -176,6 +179,10 @@ def examples_table(result: GatewayResult, per: int) -> Table | None:
     " (any); or never. A run that proves nothing exits 1 anyway.",
 )
 @format_option
+@shard_option(
+    "Check only shard K of M (a hash of each case path, as diff --shard); the JSON carries"
+    " a shard member, and toolstream merge joins the M results."
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def gateway_check(
     corpus: tuple[str, ...],
@@ -192,6 +199,7 @@ def gateway_check(
     examples: int,
     fail_on: str,
     output_format: str,
+    shard: Shard | None,
     quiet: bool,
 ) -> None:
     """Play every UPSTREAM-PROFILE case of CORPUS to a gateway as its provider
@@ -202,7 +210,8 @@ def gateway_check(
 
     Exit status: 0; 1 when --fail-on is met, or when the run proves nothing
     (no case ran, every case is a gateway_error, or the gateway refused every
-    case for one reason); 64 misuse.
+    case for one reason), or when the gateway did not start; 64 misuse; 130
+    interrupted (no --json file written).
     """
     if recipe is not None and startup == DEFAULT_STARTUP:
         startup = 300.0  # the LiteLLM proxy takes a minute to boot on a busy machine
@@ -211,6 +220,11 @@ def gateway_check(
         cases, unreadable = load_corpus(corpus)
     except CorpusError as error:
         raise Misuse(str(error)) from None
+    part = None
+    if shard is not None:
+        cases, part = select(cases, shard, lambda case: case.path)
+        if not cases:
+            raise empty_shard(part, corpus)
     err = console(stderr=True)
     for bad in unreadable:
         err.print(Text(f"not a case, left out: {bad.path}: {bad.error}", style="yellow"))
@@ -251,6 +265,8 @@ def gateway_check(
             sys.exit(1)
         except OSError as error:
             raise Misuse(f"cannot serve the upstream: {error.strerror or error}") from None
+    if part is not None:
+        result = dataclasses.replace(result, shard=part)
     if json_path is not None and json_path != "-":
         _write(Path(json_path), result.to_json())
     if json_path == "-" or output_format == "json":

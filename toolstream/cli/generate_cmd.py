@@ -271,7 +271,7 @@ def generate(
     Exit status: 0 done, 64 misuse (unknown operator, unreadable seed, no
     usable seed, generators not installed), 65 a capture that cannot be
     read, 1 credentials in a capture without --redact, or the generator
-    misbehaved.
+    misbehaved; 130 interrupted (no case file half-written).
     """
     from toolstream.corpus.generate import GenerateError
     from toolstream.corpus.generate import generate as run_generate

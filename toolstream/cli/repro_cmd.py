@@ -48,7 +48,7 @@ def repro(case: str, spec: str, output: str, timeout: float, output_format: str)
     needs only that library: no toolstream, no network.
 
     Exit status: 0 written; 64 misuse (unknown client, unreadable case, a
-    client that does not run the case)."""
+    client that does not run the case); 130 interrupted (no script written)."""
     from toolstream.repro.build import CLIENTS, ReproError, build_script, split_client
 
     client, _ = split_client(spec)

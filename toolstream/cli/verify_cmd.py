@@ -66,7 +66,8 @@ def verify(
     their MANIFEST.jsonl but absent count as failures) or case files.
 
     Exit status: 0 every label holds, 1 some label does not hold (or a case
-    is unreadable or its label malformed), 64 misuse.
+    is unreadable or its label malformed), 64 misuse, 130 interrupted (no
+    --junit report written).
     """
     chosen = None
     if shard is not None:

@@ -273,6 +273,8 @@ class Outcome:
             out["raised_inside_library"] = self.in_library
             return out
         out["rejected"] = self.rejected
+        if self.rejected and self.reason is not None:
+            out["reason"] = self.reason  # a merge of shard results judges "refused for one reason"
         out["calls"] = [
             {
                 "id": json_safe(c.id),

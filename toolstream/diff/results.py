@@ -23,6 +23,7 @@ from toolstream.diff.classify import (
     disagreement_layer,
 )
 from toolstream.diff.runner import AdapterInfo, CaseResult
+from toolstream.diff.shard import ShardPart
 from toolstream.findings import Layer
 
 __all__ = [
@@ -82,6 +83,9 @@ class DiffResult:
     adapters: list[AdapterInfo]
     cases: list[CaseResult]
     unreadable: list[Unreadable] = field(default_factory=list)
+    shard: ShardPart | None = None
+    """Set on the result of one shard of a run (``--shard K/M``): the JSON
+    then carries a ``shard`` member, which ``toolstream merge`` consumes."""
 
     # -- queries ---------------------------------------------------------------
 
@@ -275,6 +279,8 @@ class DiffResult:
         }
         if cases:
             out["cases"] = [c.to_dict() for c in self.cases]
+        if self.shard is not None:
+            out["shard"] = self.shard.to_dict()
         return out
 
     def to_json(self, *, cases: bool = True) -> str:

@@ -13,7 +13,8 @@ Public API (stable)::
     judge_case(fixture: Mapping[str, Any], spec: str | RunSpec, *,
                case_id: str | None = None) -> CaseResult
     DiffSession.open(corpus, specs, *, jobs=1, timeout=30.0,
-                     options=UserOptions(), only_profiles=()) -> DiffSession
+                     options=UserOptions(), only_profiles=(),
+                     shard=None) -> DiffSession       # shard: a diff.shard.Shard
     DiffSession.run(on_event=None) -> DiffResult
     against_baseline(result, baseline) -> BaselineVerdict     # new, known, fixed
     BaselineVerdict.exit_code(result, fail_on, strict=False) -> int
@@ -53,6 +54,7 @@ from toolstream.diff.runner import (
     resolve_adapters,
     run_groups,
 )
+from toolstream.diff.shard import Shard, ShardPart, select
 
 __all__ = [
     "BaselineVerdict",
@@ -116,6 +118,7 @@ class DiffSession:
     jobs: int = 1
     timeout: float = 30.0
     options: UserOptions = dataclasses.field(default_factory=UserOptions)
+    shard: ShardPart | None = None
 
     @classmethod
     def open(
@@ -127,13 +130,18 @@ class DiffSession:
         timeout: float = 30.0,
         options: UserOptions | None = None,
         only_profiles: Sequence[str] = (),
+        shard: Shard | None = None,
     ) -> DiffSession:
-        """Read ``corpus`` (a path or a list of them) and resolve ``specs``.
+        """Read ``corpus`` (a path or a list of them) and resolve ``specs``;
+        with ``shard``, keep only that shard's cases (:mod:`.shard`).
         Raises ``CorpusError`` / ``AdapterSpecError``."""
         paths = _paths(corpus)
         cases, unreadable = load_corpus(paths)
         if only_profiles:
             cases = [c for c in cases if c.profile in only_profiles]
+        part = None
+        if shard is not None:
+            cases, part = select(cases, shard, lambda case: case.path)
         loaded = resolve_adapters(
             [parse_spec(s).text for s in specs], timeout=timeout, options=options or UserOptions()
         )
@@ -145,6 +153,7 @@ class DiffSession:
             jobs=jobs,
             timeout=timeout,
             options=options or UserOptions(),
+            shard=part,
         )
 
     def run(self, on_event: Callable[[Event], None] | None = None) -> DiffResult:
@@ -175,6 +184,7 @@ class DiffSession:
             adapters=[item.info for item in self.loaded],
             cases=cases,
             unreadable=self.unreadable,
+            shard=self.shard,
         )
         emit(RunFinished(result))
         return result

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from toolstream.diff.cases import Unreadable
+from toolstream.diff.shard import ShardPart
 from toolstream.gateway.classify import ORDER, Classification, IdHandling
 
 if TYPE_CHECKING:
@@ -46,6 +47,9 @@ class GatewayResult:
     gateway: dict[str, Any]
     cases: list[CaseOutcome]
     unreadable: list[Unreadable] = field(default_factory=list)
+    shard: ShardPart | None = None
+    """Set on the result of one shard (``--shard K/M``): the JSON then
+    carries a ``shard`` member, which ``toolstream merge`` consumes."""
 
     def counts(self) -> dict[Classification, int]:
         seen = Counter(c.classification for c in self.cases)
@@ -129,6 +133,7 @@ class GatewayResult:
             "per_operator": self.per_operator(),
             "cases": [c.to_dict() for c in self.cases],
             "unreadable": [{"path": u.path, "error": u.error} for u in self.unreadable],
+            **({"shard": self.shard.to_dict()} if self.shard is not None else {}),
         }
 
     def to_json(self) -> str:
