@@ -17,10 +17,12 @@ from toolstream.cli.diff_render import (
 )
 from toolstream.cli.errors import Misuse
 from toolstream.cli.render import FormatChoice, console
+from toolstream.cli.sharding import empty_shard, shard_option
 from toolstream.clients.transports import TRANSPORTS
 from toolstream.diff import AdapterSpecError, CorpusError
 from toolstream.diff.results import FAIL_ON, sort_examples
 from toolstream.diff.runner import UserOptions, WorkerStopped
+from toolstream.diff.shard import Shard
 from toolstream.diff.session import (
     CaseFinished,
     DiffSession,
@@ -211,14 +213,9 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
     is_flag=True,
     help="With --baseline: exit 1 also when a recorded disagreement is fixed (remove it).",
 )
-@click.option(
-    "--shard",
-    "shard_text",
-    default=None,
-    metavar="K/M",
-    help="Run only shard K of M (a hash of each case path, as verify --shard); the JSON"
-    " carries a shard member, and toolstream merge joins the M results into the"
-    " unsharded run's.",
+@shard_option(
+    "Run only shard K of M (a hash of each case path, as verify --shard); the JSON carries"
+    " a shard member, and toolstream merge joins the M results into the unsharded run's."
 )
 @click.option(
     "-q",
@@ -244,7 +241,7 @@ def diff(
     baseline_file: str | None,
     write_baseline_file: str | None,
     strict_baseline: bool,
-    shard_text: str | None,
+    shard: Shard | None,
     quiet: bool,
 ) -> None:
     """Run adapters (shims over real libraries' own stream reassembly) over
@@ -272,14 +269,6 @@ def diff(
     options = UserOptions(profiles=tuple(adapter_profiles) or None, reject_on=tuple(reject_on))
     if strict_baseline and baseline_file is None:
         raise Misuse("--strict-baseline needs --baseline FILE")
-    shard = None
-    if shard_text is not None:
-        from toolstream.diff.shard import Shard, ShardError
-
-        try:
-            shard = Shard.parse(shard_text)
-        except ShardError as error:
-            raise Misuse(f"--shard: {error}") from None
     baseline = None
     if baseline_file is not None:
         from toolstream.baseline import BaselineError, read_baseline
@@ -313,11 +302,7 @@ def diff(
     if not session.cases:
         which = f" of profile {', '.join(only_profiles)}" if only_profiles else ""
         if session.shard is not None and session.shard.cases_total:
-            raise Misuse(
-                f"shard {session.shard.shard.text} holds none of the"
-                f" {session.shard.cases_total} case(s){which} read from {', '.join(corpus)}"
-                " (fewer shards)"
-            )
+            raise empty_shard(session.shard, corpus, which)
         raise Misuse(f"no case{which} could be read from {', '.join(corpus)}")
 
     with Progress(
