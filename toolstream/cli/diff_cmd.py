@@ -22,7 +22,6 @@ from toolstream.clients.transports import TRANSPORTS
 from toolstream.diff import AdapterSpecError, CorpusError
 from toolstream.diff.results import FAIL_ON, sort_examples
 from toolstream.diff.runner import UserOptions, WorkerStopped
-from toolstream.diff.shard import Shard
 from toolstream.diff.session import (
     CaseFinished,
     DiffSession,
@@ -33,6 +32,7 @@ from toolstream.diff.session import (
     client_specs,
     parse_spec,
 )
+from toolstream.diff.shard import Shard
 from toolstream.profiles import PROFILES
 
 WIDE = 200
