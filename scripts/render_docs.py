@@ -137,7 +137,8 @@ def state_machine_md() -> str:
 
 
 def dialects_md() -> str:
-    from toolstream.profiles.dialects import REGISTRY
+    from toolstream.profiles import openai_chat
+    from toolstream.profiles.dialects import REGISTRY, Dialect, sources_for
 
     out = [
         "# Reviewed dialects",
@@ -157,11 +158,49 @@ def dialects_md() -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for d in sorted(REGISTRY, key=lambda d: (d.profile, d.path)):
-        sources = "<br>".join(d.sources)
+        sources = "<br>".join(src if isinstance(src, str) else src.where for src in d.sources)
         out.append(
             f"| `{d.name}` | {d.profile} | `{d.path}` | {d.shape} | {', '.join(d.servers)}"
             f" | {d.treatment.value} | {d.reason} | {sources} |"
         )
+    by_server: dict[str, list[Dialect]] = {}
+    for d in REGISTRY:
+        for server in d.servers:
+            by_server.setdefault(server, []).append(d)
+    out += [
+        "",
+        "## Servers",
+        "",
+        f"The {len(by_server)} servers the rows name, each with the members it sends",
+        "and where that was learned.",
+        "",
+        "| server | members (dialect) | sources |",
+        "|---|---|---|",
+    ]
+    for server in sorted(by_server, key=str.lower):
+        rows = sorted(by_server[server], key=lambda d: d.path)
+        members = "<br>".join(f"`{d.path}` ({d.name})" for d in rows)
+        sources = "<br>".join(dict.fromkeys(src for d in rows for src in sources_for(d, server)))
+        out.append(f"| {server} | {members} | {sources} |")
+    out += [
+        "",
+        "## What the chat profile reads without a dialect",
+        "",
+        "The members of OpenAI's own chunk types (openai-python",
+        "`src/openai/types/chat/chat_completion_chunk.py`: `ChatCompletionChunk`,",
+        "`Choice`, `ChoiceDelta`; `obfuscation` from `stream_options.include_obfuscation`),",
+        "read or known to carry no tool data at each level; every other member of the",
+        "level blocks unless a row above names it.",
+        "",
+        "| level | members |",
+        "|---|---|",
+    ]
+    for level, own in (
+        ("chunk", openai_chat.CHUNK_MEMBERS),
+        ("choice (`choices[]`)", openai_chat.CHOICE_MEMBERS),
+        ("delta (`choices[].delta`)", openai_chat.DELTA_MEMBERS),
+    ):
+        out.append(f"| {level} | {', '.join(f'`{m}`' for m in sorted(own))} |")
     out += [
         "",
         "## How to add a dialect",

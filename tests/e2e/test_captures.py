@@ -297,8 +297,10 @@ CASES = [
         "openai",
         (("blocked", ("missing_terminal",)),),
         "the call's '{}' parses, but no chunk ever carries a finish_reason (only [DONE] ends the"
-        " body): nothing says the call is final",
+        " body): nothing says the call is final; OpenRouter's provider and native_finish_reason"
+        " are read as their dialects",
         calls=(("llm_version",),),
+        dialects=("openrouter_native_finish_reason", "openrouter_provider"),
     ),
     Case(
         "openai-compatible/simonw-llm-openrouter-kimi-k2-variant-c.sse",
@@ -306,8 +308,10 @@ CASES = [
         "openai",
         (PASS,),
         "id+name in one chunk, arguments '{}' in the next, finish_reason tool_calls; the first"
-        " line (' data:') is ignored, and it was only a role-only chunk (checked below)",
+        " line (' data:') is ignored, and it was only a role-only chunk (checked below);"
+        " OpenRouter's provider and native_finish_reason are read as their dialects",
         calls=(("llm_version",),),
+        dialects=("openrouter_native_finish_reason", "openrouter_provider"),
     ),
     Case(
         "openai-compatible/vercel-deepseek-reasoner-tool-call.jsonl",
@@ -325,9 +329,9 @@ CASES = [
         (("blocked", ("schema_violation",)),),
         "a well-formed stream, but the model called weather with {} and vercel's example"
         " weather tool requires location (the xai and mistral recordings of it fill it);"
-        " its x_groq rides on chunks with choices, a level the profile leaves open, so no"
-        " dialect is needed",
+        " its x_groq, on chunks with choices, is read as the groq dialect",
         calls=(("weather",),),
+        dialects=("groq",),
     ),
     Case(
         "openai-compatible/vercel-xai-grok-tool-call.jsonl",

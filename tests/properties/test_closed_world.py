@@ -222,6 +222,7 @@ def test_a_provider_error_blocks_whatever_else_the_turn_holds(profile: str, kind
 _KNOWN_NAMES = (
     openai_chat.DELTA_MEMBERS
     | openai_chat.CHUNK_MEMBERS
+    | openai_chat.CHOICE_MEMBERS
     | {d.member for d in REGISTRY}
     | {"index", "delta", "finish_reason", "logprobs", "message", "text", "error"}
 )
@@ -236,16 +237,22 @@ _ANY_VALUE: st.SearchStrategy[Any] = st.one_of(
 @settings(max_examples=300, deadline=None, database=None)
 @given(data=st.data())
 def test_a_member_outside_every_dialect_blocks_the_chat_turn(data: st.DataObject) -> None:
-    # The chat profile's closed levels: every delta, and a chunk without
-    # choices.  Whatever the name, unless a reviewed dialect lists it.
+    # The chat profile's levels, all closed: a delta, a choice, a chunk with
+    # choices and one without.  Whatever the name, unless a reviewed dialect
+    # lists it.
     profile = data.draw(st.sampled_from(["openai", "mistral"]), label="profile")
     _, wrap, streams = PROFILES[profile]
     stream = [dict(item) for item in data.draw(st.sampled_from(streams), label="stream")]
     name = data.draw(_UNKNOWN_NAME, label="name")
     value = data.draw(_ANY_VALUE, label="value")
     where = data.draw(st.integers(0, len(stream)), label="where")
-    if data.draw(st.booleans(), label="in a delta"):
+    level = data.draw(st.sampled_from(["delta", "choice", "chunk", "bare chunk"]), label="level")
+    if level == "delta":
         stream.insert(where, {"choices": [{"index": 0, "delta": {name: value}}]})
+    elif level == "choice":
+        stream.insert(where, {"choices": [{"index": 0, "delta": {}, name: value}]})
+    elif level == "chunk":
+        stream.insert(where, {"id": "c", "choices": [{"index": 0, "delta": {}}], name: value})
     else:
         stream.insert(where, {"id": "c", name: value})
     report = validate(wrap(stream))

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from tests.support.builders import openai, weather_call
-from toolstream import validate
-from toolstream.profiles.dialects import DOCS, REGISTRY, Treatment
+from toolstream import Gate, validate
+from toolstream.profiles.dialects import DOCS, REGISTRY, Treatment, sources_for
 
 Stream = list[dict[str, Any]]
 
@@ -67,13 +67,72 @@ def _message_mirror(stream: Stream) -> Stream:
     return out
 
 
+def _on_every(where: str, member: str, value: Callable[[dict[str, Any]], Any]) -> Callable:
+    """Put ``member`` on every chunk, choice or delta of the stream, its
+    value computed from that choice (or chunk)."""
+
+    def add(stream: Stream) -> Stream:
+        out = copy.deepcopy(stream)
+        for item in out:
+            if where == "chunk":
+                item[member] = value(item)
+                continue
+            for choice in item["choices"]:
+                target = choice if where == "choice" else choice["delta"]
+                target[member] = value(choice)
+        return out
+
+    return add
+
+
+def _last_reason(choice: dict[str, Any]) -> Any:
+    return choice["finish_reason"]
+
+
+def _together_text(stream: Stream) -> Stream:
+    # Together repeats the delta's content as the choice's text ("" with none).
+    said = [{"choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hm"}}]}]
+    out = copy.deepcopy([*said, *stream])
+    for item in out:
+        for choice in item["choices"]:
+            choice["text"] = choice["delta"].get("content") or ""
+    return out
+
+
+def _perplexity(member: str, value: Any) -> Callable[[Stream], Stream]:
+    # Perplexity sends its sources with the last chunk (the finish_reason one).
+    def add(stream: Stream) -> Stream:
+        out = copy.deepcopy(stream)
+        out[-1][member] = value
+        return out
+
+    return add
+
+
 ADD: dict[str, Callable[[Stream], Stream]] = {
     "reasoning_content": _reasoning_content,
     "reasoning": _reasoning,
     "reasoning_details": _reasoning_details,
+    "together_token_id": _on_every("delta", "token_id", lambda choice: 30),
     "groq": _groq,
     "azure_content_filter": _azure_content_filter,
+    "azure_completion_filter": _on_every(
+        "choice",
+        "content_filter_results",
+        lambda choice: {"hate": {"filtered": False, "severity": "safe"}},
+    ),
+    "openrouter_provider": _on_every("chunk", "provider", lambda item: "Moonshot AI"),
+    "openrouter_native_finish_reason": _on_every("choice", "native_finish_reason", _last_reason),
+    "perplexity_citations": _perplexity("citations", ["https://example.org/a"]),
+    "perplexity_search_results": _perplexity(
+        "search_results", [{"title": "A", "url": "https://example.org/a"}]
+    ),
+    "vllm_stop_reason": _on_every("choice", "stop_reason", lambda choice: None),
+    "vllm_token_ids": _on_every("choice", "token_ids", lambda choice: [791, 1379]),
+    "sglang_matched_stop": _on_every("choice", "matched_stop", lambda choice: None),
+    "together_seed": _on_every("choice", "seed", lambda choice: 2039908639),
     "message_mirror": _message_mirror,
+    "together_text": _together_text,
 }
 
 
@@ -85,6 +144,17 @@ def test_every_row_names_its_servers_sources_and_reason() -> None:
     for dialect in REGISTRY:
         assert dialect.servers and dialect.sources and dialect.reason, dialect.name
         assert dialect.path.endswith(dialect.member), dialect.name
+        for server in dialect.servers:
+            assert sources_for(dialect, server), (dialect.name, server)
+        for source in dialect.sources:
+            if not isinstance(source, str):
+                assert set(source.shows) <= set(dialect.servers), (dialect.name, source)
+        assert (dialect.treatment is Treatment.NORMALIZED) == bool(dialect.mirrors), dialect.name
+
+
+def test_the_registry_names_at_least_fifteen_servers() -> None:
+    servers = {server for dialect in REGISTRY for server in dialect.servers}
+    assert len(servers) >= 15, sorted(servers)
 
 
 @pytest.mark.parametrize("name", sorted(ADD))
@@ -112,6 +182,25 @@ def test_a_mirror_that_disagrees_with_its_delta_blocks() -> None:
     assert any("disagrees" in f.message for f in report.findings)
 
 
+@pytest.mark.parametrize("text", ["Hmm", None, 0])
+def test_a_text_that_disagrees_with_its_delta_content_blocks(text: Any) -> None:
+    stream = _together_text(weather_call())
+    stream[0]["choices"][0]["text"] = text
+    report = validate(openai(stream))
+    assert report.status == "blocked", report.to_json()
+    assert "unsupported_event" in report.codes
+    assert any("together_text" in f.message and "disagrees" in f.message for f in report.findings)
+
+
+def test_a_text_on_a_tool_chunk_must_be_empty() -> None:
+    # A legacy text beside a tool-call delta repeats its (absent) content: "".
+    stream = _together_text(weather_call())
+    stream[1]["choices"][0]["text"] = '{"city": "Paris"}'
+    report = validate(openai(stream))
+    assert report.status == "blocked"
+    assert "unsupported_event" in report.codes
+
+
 def test_a_message_without_a_delta_is_not_a_mirror() -> None:
     stream = weather_call()
     stream.insert(0, {"choices": [{"index": 0, "message": {"role": "assistant"}}]})
@@ -120,12 +209,18 @@ def test_a_message_without_a_delta_is_not_a_mirror() -> None:
     assert "unsupported_event" in report.codes
 
 
-@pytest.mark.parametrize("level", ["delta", "chunk"])
+@pytest.mark.parametrize("level", ["delta", "choice", "chunk with choices", "chunk"])
 def test_an_unknown_member_blocks_naming_its_path_and_the_review_page(level: str) -> None:
     stream = weather_call()
     if level == "delta":
         stream.insert(1, {"choices": [{"index": 0, "delta": {"x_vendor_hint": 1}}]})
         path = "choices[].delta.x_vendor_hint"
+    elif level == "choice":
+        stream.insert(1, {"choices": [{"index": 0, "delta": {}, "x_vendor_hint": 1}]})
+        path = "choices[].x_vendor_hint"
+    elif level == "chunk with choices":
+        stream.insert(1, {"choices": [{"index": 0, "delta": {}}], "x_vendor_hint": 1})
+        path = "member x_vendor_hint"
     else:
         stream.append({"x_vendor_hint": 1})
         path = "member x_vendor_hint"
@@ -153,3 +248,24 @@ def test_with_dialects_off_a_dialect_member_blocks(name: str, monkeypatch: Any) 
     assert report.status == "blocked", report.to_json()
     assert "unsupported_event" in report.codes
     assert report.dialects == ()
+
+
+@pytest.mark.parametrize("level", ["chunk", "choice"])
+@pytest.mark.parametrize("known", [False, True], ids=["unknown", "dialect"])
+def test_a_member_on_a_plain_fragment_chunk_is_checked_on_every_route(
+    level: str, known: bool
+) -> None:
+    # The middle chunk of weather_call is a plain argument fragment, the
+    # shape the gate's fast path reads in runs: a member beside it must be
+    # judged there exactly as one at a time.
+    member = {"chunk": "x_groq", "choice": "stop_reason"}[level] if known else "x_vendor_hint"
+    stream = weather_call()
+    target = stream[1] if level == "chunk" else stream[1]["choices"][0]
+    target[member] = {"id": "req_01"} if member == "x_groq" else None
+    fixture = openai(stream)
+    whole = validate(fixture)
+    gate = Gate("openai", fixture["tool_schemas"])
+    for item in fixture["chunks"]:
+        gate.feed(item)
+    assert gate.close().to_json() == whole.to_json()
+    assert whole.status == ("pass" if known else "blocked"), whole.to_json()

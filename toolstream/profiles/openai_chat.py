@@ -7,18 +7,19 @@ choice, applied after the chunk's own deltas.
 Mistral sends each call whole, in one fragment and without ``index``: such a
 call takes the next free index of its choice.  OpenAI requires ``index``.
 
-Closed world: a chunk is a chat completion chunk (it has ``choices``, an
-array, possibly empty), a chunk without ``choices`` that holds nothing but
-:data:`CHUNK_MEMBERS` (the usage-only chunk, a keep-alive), or a provider
-error (an ``error`` member, or ``"object": "error"``, the vLLM and llama.cpp
-shape): ``provider_error``.  Anything else (a Gemini ``candidates`` chunk, a
-Cohere or Anthropic ``type`` event...) is ``unsupported_event``.
-A delta's members are :data:`DELTA_MEMBERS`; any other member may carry what
-the profile cannot read, so it is ``unsupported_event`` too, and so is a
-choice that carries a whole ``message`` or a legacy ``text``.  Recognized
-but carrying no tool data: usage chunks, role-only, ``content``,
-``refusal``, ``audio`` and reasoning deltas, ``logprobs`` and vendor
-bookkeeping on the choice.
+Closed world, at every level: a chunk holds nothing but
+:data:`CHUNK_MEMBERS` (with ``choices``, an array, possibly empty: a chat
+completion chunk; without: the usage-only chunk, a keep-alive), a choice
+nothing but :data:`CHOICE_MEMBERS`, a delta nothing but
+:data:`DELTA_MEMBERS`, each level also what a reviewed dialect
+(:mod:`toolstream.profiles.dialects`) adds to it.  Any other member may
+carry what the profile cannot read: ``unsupported_event``, naming its path
+(a Gemini ``candidates`` chunk, a Cohere or Anthropic ``type`` event, a
+choice that carries a whole ``message`` or a legacy ``text`` that no
+dialect vouches for mirror the delta...).  A provider error (an ``error``
+member, or ``"object": "error"``, the vLLM and llama.cpp shape) is
+``provider_error``.  Recognized but carrying no tool data: usage chunks,
+role-only, ``content``, ``refusal`` and ``audio`` deltas, ``logprobs``.
 """
 
 from __future__ import annotations
@@ -71,19 +72,20 @@ CHUNK_MEMBERS = frozenset(
         "service_tier",
         "usage",
         "choices",
-        # OpenAI's stream obfuscation padding, OpenRouter's provider,
-        # Perplexity's citations (Groq's x_groq and Azure's
-        # prompt_filter_results are reviewed dialects)
+        # OpenAI's stream obfuscation padding (stream_options.include_obfuscation)
         "obfuscation",
-        "provider",
-        "citations",
     }
 )
-"""What a chunk without ``choices`` may hold and still carry no tool data."""
+"""The chunk members the profile reads or knows to carry no tool data
+(vendor members are reviewed dialects)."""
+CHOICE_MEMBERS = frozenset({"index", "delta", "finish_reason", "logprobs"})
+"""The choice members the profile reads or knows to carry no tool data
+(openai-python ``chat_completion_chunk.Choice``)."""
 _CHUNK_OBJECT = "chat.completion.chunk"
 # Choice members that would hold a call outside ``delta`` (a non-streaming
 # ``message``, a legacy completion ``text``): never silently skipped.
 _FOREIGN_CHOICE_MEMBERS = ("message", "text")
+_OWN = {"chunk": CHUNK_MEMBERS, "choice": CHOICE_MEMBERS, "delta": DELTA_MEMBERS}
 _first = itemgetter(0)
 _IS_STR = frozenset((str,)).__contains__
 
@@ -187,8 +189,9 @@ class OpenAIChat(Profile):
                     type(delta) is not dict
                     or ("function_call" in delta and delta["function_call"] is not None)
                     or not delta.keys() <= DELTA_MEMBERS
-                    or "message" in choice
-                    or "text" in choice
+                    # (closed world: a vendor member goes through feed)
+                    or not choice.keys() <= CHOICE_MEMBERS
+                    or not raw.keys() <= CHUNK_MEMBERS
                 ):
                     break
                 calls = delta_members(delta)
@@ -326,24 +329,39 @@ class OpenAIChat(Profile):
         return True
 
     def _mirror(self, member: str, value: Any, delta: Any, pos: int) -> bool:
-        """Whether a foreign choice ``member`` is a reviewed mirror of the
-        chunk's delta; a mirror that disagrees with the delta blocks."""
-        if not self.use_dialects or delta is None:
+        """Whether a choice ``member`` is a reviewed copy of what the
+        chunk's delta says (``Dialect.mirrors``); a copy that disagrees
+        with it blocks."""
+        if not self.use_dialects or type(delta) is not dict:
             return False
         dialect = BY_MEMBER.get(("openai", "choice", member))
         if dialect is None or dialect.treatment is not Treatment.NORMALIZED:
             return False
         if self.forced and dialect.name not in self.forced:
             return False
-        if value != delta:
+        if dialect.mirrors == "delta":
+            original: Any = delta
+        else:  # "delta.content": no content is the empty text
+            original = delta.get("content")
+            original = "" if original is None else original
+        if value != original:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT,
-                f"{dialect.path} ({dialect.name} dialect) disagrees with choices[].delta of"
-                " the same chunk: which one a client reads is unknown",
+                f"{dialect.path} ({dialect.name} dialect) disagrees with"
+                f" choices[].{dialect.mirrors} of the same chunk: which one a client reads"
+                " is unknown",
                 event=pos,
             )
         self.dialects_seen.add(dialect.name)
         return True
+
+    def _unknown(self, level: str, members: Any, pos: int) -> list[str]:
+        """The members of one chunk, choice or delta that are neither the
+        profile's own nor an inert reviewed dialect's, sorted."""
+        own = _OWN[level]
+        return sorted(
+            key for key in members if key not in own and not self._dialect(level, key, pos)
+        )
 
     def feed(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict:
@@ -363,11 +381,7 @@ class OpenAIChat(Profile):
             # A chunk without choices carries no call when it holds nothing
             # but chunk bookkeeping (the usage-only chunk, a keep-alive);
             # anything else (Gemini's candidates, an event's "type") may.
-            unknown = sorted(
-                key
-                for key in raw
-                if key not in CHUNK_MEMBERS and not self._dialect("chunk", key, pos)
-            )
+            unknown = self._unknown("chunk", raw, pos)
             kind = raw.get("object", _CHUNK_OBJECT)
             if not unknown and kind == _CHUNK_OBJECT:
                 return
@@ -382,6 +396,15 @@ class OpenAIChat(Profile):
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"choices is {describe(choices)}, not an array", event=pos
             )
+        if not raw.keys() <= CHUNK_MEMBERS:
+            unknown = self._unknown("chunk", raw, pos)
+            if unknown:
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT,
+                    f"chat completion chunk with {unknown[0][:40]!r};"
+                    f" {unknown_member_message(unknown[0][:40])}",
+                    event=pos,
+                )
         usage = raw.get("usage") is not None
         for choice in choices:
             yield from self._choice(choice, pos, usage)
@@ -393,12 +416,20 @@ class OpenAIChat(Profile):
             )
         number = slot_index(choice.get("index", 0), "choice index", pos, self.limits)
         delta = choice.get("delta")
-        for member in _FOREIGN_CHOICE_MEMBERS:
-            if member in choice and not self._mirror(member, choice[member], delta, pos):
+        if not choice.keys() <= CHOICE_MEMBERS:
+            for member in sorted(choice.keys() - CHOICE_MEMBERS):
+                if self._mirror(member, choice[member], delta, pos):
+                    continue
+                if self._dialect("choice", member, pos):
+                    continue
+                what = (
+                    f"choice with a {member!r} member: not a streamed delta; "
+                    if member in _FOREIGN_CHOICE_MEMBERS
+                    else ""
+                )
                 raise ProtocolError(
                     Code.UNSUPPORTED_EVENT,
-                    f"choice with a {member!r} member: not a streamed delta;"
-                    f" {unknown_member_message('choices[].' + member)}",
+                    what + unknown_member_message(f"choices[].{member[:40]}"),
                     event=pos,
                 )
         if delta is not None:
@@ -406,11 +437,7 @@ class OpenAIChat(Profile):
                 raise ProtocolError(
                     Code.UNSUPPORTED_EVENT, f"delta is {describe(delta)}, not an object", event=pos
                 )
-            unknown = sorted(
-                key
-                for key in delta
-                if key not in DELTA_MEMBERS and not self._dialect("delta", key, pos)
-            )
+            unknown = self._unknown("delta", delta, pos)
             if unknown:
                 raise ProtocolError(
                     Code.UNSUPPORTED_EVENT,

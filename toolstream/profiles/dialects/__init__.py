@@ -32,20 +32,43 @@ class Treatment(str, Enum):
 
 
 @dataclass(frozen=True)
+class Source:
+    """Where a row was learned (an API reference, a server's source file, a
+    public recording's repository and path), for some of its servers."""
+
+    where: str
+    shows: tuple[str, ...]
+    """The row's servers this source is about."""
+
+
+@dataclass(frozen=True)
 class Dialect:
     name: str
     profile: str
     """The profile name (``openai``, ``mistral`` share the chat profile)."""
     level: str
-    """Where the member sits: ``chunk`` (a chunk without choices),
-    ``choice`` or ``delta``."""
+    """Where the member sits: ``chunk`` (any chunk, with or without
+    ``choices``), ``choice`` or ``delta``."""
     member: str
     path: str
     shape: str
     servers: tuple[str, ...]
-    sources: tuple[str, ...]
+    sources: tuple[str | Source, ...]
+    """Facts only; a plain string is about every server of the row."""
     treatment: Treatment
     reason: str
+    mirrors: str = ""
+    """For a normalized copy: what of the same choice it must equal
+    (``delta``, or ``delta.content``, where no content counts as ``""``)."""
+
+
+def sources_for(dialect: Dialect, server: str) -> tuple[str, ...]:
+    """The sources of ``dialect`` that are about ``server``."""
+    return tuple(
+        source if isinstance(source, str) else source.where
+        for source in dialect.sources
+        if isinstance(source, str) or server in source.shows
+    )
 
 
 def unknown_member_message(path: str) -> str:
@@ -57,20 +80,36 @@ def unknown_member_message(path: str) -> str:
 
 
 from toolstream.profiles.dialects import (  # noqa: E402  (rows need Dialect)
-    azure_prompt_filter,
+    azure_content_filter,
     groq_x_groq,
     message_mirror,
+    openrouter_provider,
     openrouter_reasoning,
+    perplexity_citations,
     reasoning_content,
+    sglang_matched_stop,
+    together,
+    vllm_choice,
 )
 
 REGISTRY: tuple[Dialect, ...] = (
     reasoning_content.DIALECT,
     openrouter_reasoning.REASONING,
     openrouter_reasoning.REASONING_DETAILS,
+    together.TOKEN_ID,
     groq_x_groq.DIALECT,
-    azure_prompt_filter.DIALECT,
+    azure_content_filter.PROMPT,
+    azure_content_filter.COMPLETION,
+    openrouter_provider.PROVIDER,
+    openrouter_provider.NATIVE_FINISH_REASON,
+    perplexity_citations.CITATIONS,
+    perplexity_citations.SEARCH_RESULTS,
+    vllm_choice.STOP_REASON,
+    vllm_choice.TOKEN_IDS,
+    sglang_matched_stop.DIALECT,
+    together.SEED,
     message_mirror.DIALECT,
+    together.TEXT,
 )
 """Every reviewed dialect, one row each."""
 
@@ -101,7 +140,9 @@ __all__ = [
     "DOCS",
     "REGISTRY",
     "Dialect",
+    "Source",
     "Treatment",
     "choose",
+    "sources_for",
     "unknown_member_message",
 ]

@@ -22,4 +22,5 @@ DIALECT = _d.Dialect(
     sources=("no public source found yet: shape measured on private recordings",),
     treatment=_d.Treatment.NORMALIZED,
     reason="carries the same tool_calls as the delta: checked equal to it, chunk by chunk",
+    mirrors="delta",
 )

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from toolstream.profiles import dialects as _d
 
-_SOURCES = (
+_OPENROUTER = _d.Source(
     "https://openrouter.ai/docs/agent-sdk/typescript/api-reference/models/chatstreamdelta",
-    "https://docs.rs/dynamo-protocols/5.2.0/dynamo_protocols/types/struct.ChatCompletionStreamResponseDelta.html"
-    " (reasoning: vLLM native, OpenRouter, OpenAI GPT-OSS)",
+    ("OpenRouter",),
 )
 
 REASONING = _d.Dialect(
@@ -19,8 +18,25 @@ REASONING = _d.Dialect(
     member="reasoning",
     path="choices[].delta.reasoning",
     shape="string or null",
-    servers=("OpenRouter", "vLLM", "OpenAI gpt-oss servers"),
-    sources=_SOURCES,
+    servers=("OpenRouter", "vLLM", "OpenAI gpt-oss servers", "Ollama", "Together AI"),
+    sources=(
+        _OPENROUTER,
+        _d.Source(
+            "https://docs.rs/dynamo-protocols/5.2.0/dynamo_protocols/types/struct.ChatCompletionStreamResponseDelta.html"
+            " (reasoning: vLLM native, OpenRouter, OpenAI GPT-OSS)",
+            ("vLLM", "OpenRouter", "OpenAI gpt-oss servers"),
+        ),
+        _d.Source(
+            "ollama/ollama openai/openai.go (Message.Reasoning, json reasoning; cited in"
+            " openai/openai-dotnet issue 813)",
+            ("Ollama",),
+        ),
+        _d.Source(
+            "https://docs.together.ai/docs/kimi-k2-thinking-quickstart (a reasoning field"
+            " beside content in the stream)",
+            ("Together AI",),
+        ),
+    ),
     treatment=_d.Treatment.INERT,
     reason="free text shown to the user; tool calls still arrive in delta.tool_calls",
 )
@@ -33,7 +49,7 @@ REASONING_DETAILS = _d.Dialect(
     path="choices[].delta.reasoning_details",
     shape="array of {type, text | summary | data, ...}",
     servers=("OpenRouter",),
-    sources=_SOURCES[:1],
+    sources=(_OPENROUTER,),
     treatment=_d.Treatment.INERT,
     reason="reasoning text, summaries or encrypted reasoning: never a call's id, name or arguments",
 )
