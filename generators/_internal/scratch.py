@@ -42,11 +42,11 @@ def valid_turns(
     opened by its first delta, ``toolUse`` blocks (start, deltas, maybe a
     leading empty delta; an empty object maybe without any delta), stop,
     ``messageStop`` with ``tool_use``, maybe ``metadata``.  Gemini: maybe
-    a text chunk, each call whole (``args``; consecutive whole calls maybe
-    in one chunk) or streamed (``partialArgs``, strings split and entries
-    grouped as drawn, ended by ``{}`` or by the last entries' part), a
-    ``finishReason: "STOP"`` chunk (or, drawn, on the last call's chunk),
-    maybe a usage-only chunk.
+    a text chunk, each call whole (``args``, maybe none for ``{}``;
+    consecutive whole calls maybe in one chunk) or streamed
+    (``partialArgs``, strings split and entries grouped as drawn, ended by
+    ``{}`` or by the last entries' part), a ``finishReason: "STOP"`` chunk
+    (or, drawn, on the last call's chunk), maybe a usage-only chunk.
     Gemini Interactions: ``interaction.created``, maybe a ``model_output`` step,
     ``function_call`` steps (start ``arguments: {}``, deltas; an empty
     object maybe without any), ``interaction.completed`` with

@@ -4,8 +4,9 @@ Each chunk is one ``GenerateContentResponse`` (an SSE ``data:`` payload, or
 one element of the JSON-array body).  A client call is a
 ``candidates[0].content.parts[].functionCall`` part, in one of two forms:
 
-* a **whole call** ``{"name", "args", "id"?}``: one ``start`` step, whose
-  ``Call.start_input`` is ``args`` (``MISSING``: the part has none);
+* a **whole call** ``{"name", "args"?, "id"?}``: one ``start`` step, whose
+  ``Call.start_input`` is ``args`` (``MISSING``: the part has none, the
+  no-argument call: the API reference documents ``args`` as optional);
 * a **streamed call** (Vertex ``streamFunctionCallArguments``,
   ``Call.streamed``): a ``start`` step (``{"name", "willContinue": true}``),
   ``frag`` steps (parts ``{"partialArgs": [...], "willContinue": true}``, or a
@@ -29,7 +30,8 @@ Reassembly rule used for labels (the generator's own reading of the
 its normalized JSON path; a string whose entry says ``willContinue`` is
 continued by the next entries for the same path.  The arguments are the
 compact JSON of the result (keys in first-assignment order), or of a whole
-call's ``args``; a whole call without ``args`` has the empty arguments.
+call's ``args``; a whole call without ``args`` has the arguments ``{}``.
+Gemini arguments never reassemble to ``""`` (``Wire.empty_arguments``).
 """
 
 from __future__ import annotations
@@ -191,10 +193,10 @@ def entries(turn: Turn, call: Call) -> list[tuple[int, int, dict[str, Any]]]:
 
 
 def value_of(turn: Turn, call: Call) -> Any:
-    """The call's arguments value (``MISSING``: a whole call without
-    ``args``), under the module's reassembly rule."""
+    """The call's arguments value under the module's reassembly rule (a
+    whole call without ``args``: ``{}``)."""
     if not call.streamed:
-        return call.start_input
+        return {} if call.start_input is MISSING else call.start_input
     root: dict[str, Any] = {}
     continuing: tuple[str, list[str]] | None = None
     for _, _, item in entries(turn, call):
@@ -234,8 +236,7 @@ def _assign(root: dict[str, Any], segments: tuple[Segment, ...], value: Any) -> 
 
 
 def _arguments(turn: Turn, call: Call) -> str:
-    value = value_of(turn, call)
-    return "" if value is MISSING else compact(value)
+    return compact(value_of(turn, call))
 
 
 # -- delivering a value ------------------------------------------------------
@@ -299,19 +300,21 @@ def replace_parts(turn: Turn, call: Call, steps: list[Step]) -> None:
 
 def make_whole(turn: Turn, call: Call, value: Any) -> None:
     """Send ``call`` as one whole part with ``args`` ``value`` (``MISSING``:
-    without ``args``)."""
+    without ``args``, the no-argument call ``{}``)."""
     replace_parts(turn, call, [])
     call.streamed = False
     call.start_input = value
 
 
 def deliver(draw: Any, turn: Turn, call: Call, text: str) -> None:
-    """``Wire.deliver``: send the arguments ``text`` as Gemini carries
-    arguments.  ``""`` is a whole call without ``args``; a value that cannot
-    be streamed (not an object, an empty container inside) is whole ``args``;
-    otherwise the call keeps its form (a streamed call is streamed again,
-    strings split as drawn)."""
-    value = json.loads(text) if text != "" else MISSING
+    """``Wire.deliver``: send the arguments ``text`` (a JSON value) as
+    Gemini carries arguments.  A value that cannot be streamed (not an
+    object, an empty container inside) is whole ``args``; otherwise the call
+    keeps its form (a streamed call is streamed again, strings split as
+    drawn).  ``""`` has no Gemini form (``Wire.empty_arguments`` is off)."""
+    if text == "":
+        raise ModelError("gemini arguments cannot be the empty string")
+    value = json.loads(text)
     if call.streamed and leaves(value) is not None:
         stream(draw, turn, call, draw_entries(draw, value), end=False)
     else:
@@ -526,6 +529,8 @@ def _scratch(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
         if leaves(value) is not None and draw(st.booleans()):
             items = draw_entries(draw, value)
             stream(draw, turn, call, items, end=draw(st.booleans()))
+        elif value == {} and draw(st.booleans()):
+            call.start_input = MISSING  # the whole call without args: {}
     turn.steps.append(Step("finish", text="STOP", join=draw(st.booleans())))
     if draw(st.booleans()):
         usage = {"promptTokenCount": 20, "candidatesTokenCount": 10, "totalTokenCount": 30}
@@ -603,5 +608,6 @@ WIRE = Wire(
     claim_reasons=("MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS"),
     absent_null=True,
     partial_args=True,
+    empty_arguments=False,
     new_call=_new_call,
 )

@@ -161,7 +161,8 @@ class Wire:
     (Bedrock InvokeModel), rendered one frame per step: a frame can be cut
     in half (``cut_frame``)."""
     empty_arguments: bool = True
-    """Arguments can reassemble to ``""`` (not Bedrock: there they are ``{}``)."""
+    """Arguments can reassemble to ``""`` (not Bedrock or Gemini: a call
+    without argument text or ``args`` is ``{}`` there)."""
     text_block: Callable[[Turn, Block], bool] = no_text_blocks
     """Whether a non-call block holds text (a target for text deltas)."""
     delta_opens_block: bool = False

@@ -145,7 +145,8 @@ first (OpenAI/Mistral fragments, the Responses closing item)."""
 CLAIMS_TOOLS = _where(lambda w: w.tool_reason is not None or bool(w.claim_reasons))
 """Formats with an end reason that claims tool use."""
 CAN_BE_EMPTY = _where(lambda w: w.empty_arguments)
-"""Formats whose arguments can reassemble to "" (Bedrock's are ``{}``)."""
+"""Formats whose arguments can reassemble to "" (Bedrock's and Gemini's
+cannot: a call without argument text or ``args`` is ``{}``)."""
 START_OBJECT = _where(lambda w: w.start_object)
 """Formats whose opening event may carry the arguments object (Anthropic)."""
 BLOCKY = _where(lambda w: w.blocky)
