@@ -93,9 +93,19 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("json") / "cases"
     for seed in ("openai-parallel", "anthropic-text-and-tools"):
         result = invoke(
-            "generate", seed, "-o", str(folder), "--count", "2", "--seed", "3",
-            "--operators", "truncate,reuse_slot,refragment", "--format", "json",
-        )  # fmt: skip
+            "generate",
+            seed,
+            "-o",
+            str(folder),
+            "--count",
+            "2",
+            "--seed",
+            "3",
+            "--operators",
+            "truncate,reuse_slot,refragment",
+            "--format",
+            "json",
+        )
         assert result.exit_code == 0, result.output
         summary = json.loads(result.stdout)
         assert_held("generate", summary)
@@ -126,9 +136,15 @@ def test_verify_json_with_and_without_failures(corpus: Path, tmp_path: Path) -> 
 def test_shrink_json(corpus: Path, tmp_path: Path) -> None:
     case = next(corpus.glob("truncate/*.json"))
     result = invoke(
-        "shrink", str(case), "-o", str(tmp_path / "min.json"),
-        "--expect-code", "missing_terminal", "--format", "json",
-    )  # fmt: skip
+        "shrink",
+        str(case),
+        "-o",
+        str(tmp_path / "min.json"),
+        "--expect-code",
+        "missing_terminal",
+        "--format",
+        "json",
+    )
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     assert_held("shrink", document)
@@ -156,16 +172,32 @@ def _diff_holds(document: dict[str, Any]) -> None:
 
 def test_diff_json_keeps_one_shape_across_adapters_and_transports(corpus: Path) -> None:
     offline = invoke(
-        "diff", str(corpus), "--adapter", "tests.support.diff_fixtures:naive_accumulate",
-        "--format", "json", "-q", "--fail-on", "never",
-    )  # fmt: skip
+        "diff",
+        str(corpus),
+        "--adapter",
+        "tests.support.diff_fixtures:naive_accumulate",
+        "--format",
+        "json",
+        "-q",
+        "--fail-on",
+        "never",
+    )
     assert offline.exit_code == 0, offline.output
     _diff_holds(json.loads(offline.stdout))
     pytest.importorskip("openai", reason="the cut-transport run drives openai-python")
     cut = invoke(
-        "diff", str(corpus), "--client", "openai-chat-create", "--transport", "default,cut-close",
-        "--format", "json", "-q", "--fail-on", "never",
-    )  # fmt: skip
+        "diff",
+        str(corpus),
+        "--client",
+        "openai-chat-create",
+        "--transport",
+        "default,cut-close",
+        "--format",
+        "json",
+        "-q",
+        "--fail-on",
+        "never",
+    )
     assert cut.exit_code == 0, cut.output
     document = json.loads(cut.stdout)
     _diff_holds(document)
@@ -183,9 +215,17 @@ def test_gateway_check_json_through_a_started_gateway(tmp_path: Path) -> None:
     command = f"{sys.executable} {TOY} --mode correct {{upstream}}"
     common = ("--upstream-profile", "anthropic", "--downstream-profile", "openai")
     result = invoke(
-        "gateway-check", str(corpus), *common, "--gateway-command", command,
-        "--format", "json", "-q", "--json", str(tmp_path / "also.json"),
-    )  # fmt: skip
+        "gateway-check",
+        str(corpus),
+        *common,
+        "--gateway-command",
+        command,
+        "--format",
+        "json",
+        "-q",
+        "--json",
+        str(tmp_path / "also.json"),
+    )
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     assert_held("gateway-check", document)
@@ -201,9 +241,15 @@ def test_repro_json(corpus: Path, tmp_path: Path) -> None:
         case = next(p for p in corpus.glob("*/*.json") if '"profile": "openai"' in p.read_text())
     script = tmp_path / "repro.py"
     result = invoke(
-        "repro", str(case), "--client", "openai-chat-create", "-o", str(script),
-        "--format", "json",
-    )  # fmt: skip
+        "repro",
+        str(case),
+        "--client",
+        "openai-chat-create",
+        "-o",
+        str(script),
+        "--format",
+        "json",
+    )
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     assert_held("repro", document)

@@ -94,7 +94,7 @@ def merge(results: tuple[str, ...], output: str, fail_on: str, output_format: st
     Exit status: 0 joined, nothing found; 1 --fail-on met, or the joined
     run proves nothing; 64 misuse (a file missing, a shard missing or
     given twice, shards of different runs or versions); 65 a file that is
-    not a shard's result.
+    not a shard's result; 130 interrupted (FILE not written).
     """
     documents = [(path, _read(path)) for path in results]
     formats = {str(document.get("format")) for _, document in documents}

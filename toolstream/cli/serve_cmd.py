@@ -121,6 +121,19 @@ def serve(
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, interrupted)
+    try:
+        # a stop signal that arrives while the startup lines are written is
+        # the same stop as one during serving (0), not an interrupted command
+        _announce(server, host, len(cases), unplayable, output_format)
+        server.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("toolstream serve: stopped", err=True)
+        if output_format == "json":
+            _json_line(event="stopped", requests=requests[0])
+
+
+def _announce(server: Server, host: str, cases: int, unplayable: int, output_format: str) -> None:
+    """The base URL (or the 'listening' JSON line) on stdout, notes on stderr."""
     if output_format == "json":
         _json_line(
             event="listening",
@@ -128,14 +141,14 @@ def serve(
             host=host,
             port=server.port,
             loopback=server.loopback,
-            cases=len(cases),
+            cases=cases,
             unplayable=unplayable,
         )
     else:
         click.echo(server.url)
         sys.stdout.flush()
     click.echo(
-        f"toolstream serve: {len(cases)} case(s); {binding_note(host, server.loopback)}", err=True
+        f"toolstream serve: {cases} case(s); {binding_note(host, server.loopback)}", err=True
     )
     if unplayable:
         click.echo(
@@ -143,12 +156,6 @@ def serve(
             err=True,
         )
     click.echo("toolstream serve: GET /cases lists them; Ctrl-C stops", err=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        click.echo("toolstream serve: stopped", err=True)
-        if output_format == "json":
-            _json_line(event="stopped", requests=requests[0])
 
 
 def _json_line(**fields: object) -> None:
