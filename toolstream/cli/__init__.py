@@ -77,6 +77,10 @@ def _register() -> None:
 
     cli.add_command(clients_cmd.clients)
 
+    from toolstream.cli import report_cmd
+
+    cli.add_command(report_cmd.report)
+
     from toolstream.cli import merge_cmd
 
     cli.add_command(merge_cmd.merge)

@@ -19,7 +19,7 @@ from toolstream.cli.errors import Misuse
 from toolstream.cli.render import FormatChoice, console
 from toolstream.cli.sharding import empty_shard, shard_option
 from toolstream.clients.transports import TRANSPORTS
-from toolstream.diff import AdapterSpecError, CorpusError
+from toolstream.diff import AdapterSpecError, CorpusError, DiffResult
 from toolstream.diff.results import FAIL_ON, sort_examples
 from toolstream.diff.runner import UserOptions, WorkerStopped
 from toolstream.diff.session import (
@@ -51,6 +51,19 @@ def _list_clients(ctx: click.Context, param: click.Parameter, value: bool) -> No
         where = f"{client.packages[0]} {client.version()}" if missing is None else missing
         click.echo(f"{client.name}\t{', '.join(client.profiles)}\t{where}")
     ctx.exit(0)
+
+
+def _write_html(result: DiffResult, path: str) -> None:
+    """The HTML report of ``result``, rendered from its JSON form (the same
+    bytes as ``toolstream report`` of the ``--format json`` output)."""
+    import json
+
+    from toolstream.diff.html import write_html
+
+    try:
+        write_html(json.loads(result.to_json()), path)
+    except OSError as error:
+        raise Misuse(f"--html: cannot write {path}: {error.strerror or error}") from None
 
 
 def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
@@ -209,6 +222,15 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
     help="Write this run's disagreements as a baseline file.",
 )
 @click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Also write the run as one offline HTML report (what toolstream report makes"
+    " of the --format json output).",
+)
+@click.option(
     "--strict-baseline",
     is_flag=True,
     help="With --baseline: exit 1 also when a recorded disagreement is fixed (remove it).",
@@ -240,6 +262,7 @@ def diff(
     timeout: float,
     baseline_file: str | None,
     write_baseline_file: str | None,
+    html_file: str | None,
     strict_baseline: bool,
     shard: Shard | None,
     quiet: bool,
@@ -344,6 +367,8 @@ def diff(
         if worst:
             out.print(examples_table(worst))
         out.print(summary_text(result))
+    if html_file is not None:
+        _write_html(result, html_file)
     nothing = result.proves_nothing()
     if nothing is not None:
         err.print(Text(f"this run proves nothing: {nothing}", style="bold red"), soft_wrap=True)

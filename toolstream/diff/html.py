@@ -1,0 +1,283 @@
+"""The HTML report of a diff result: one self-contained static file.
+
+Rendered from the diff JSON (``toolstream diff --format json``, the shape of
+:meth:`~toolstream.diff.results.DiffResult.to_dict`) with the Jinja2 template
+``templates/report.html.j2``: every count it shows is read from the JSON
+(``totals``, ``by_layer``, ``by_code``), never recomputed, and the cases are
+the JSON's disagreeing results.  The page fetches nothing (inline CSS and
+script, a Content-Security-Policy that forbids any other source) and works
+from ``file://``.  The same JSON gives the same bytes.
+
+Public API::
+
+    read_result(path) -> dict            # raises ReportInputError
+    render_html(data) -> str             # raises ReportInputError
+    write_html(data, path) -> None       # atomic
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import jinja2
+
+from toolstream.adapters.spec import parse_spec
+from toolstream.caseio import atomic_write
+from toolstream.diff.classify import CLASSIFICATIONS, DISAGREEMENTS, SEVERITY
+from toolstream.diff.results import FORMAT, NO_CODE, SHORT
+from toolstream.findings import Layer, layer_of
+
+__all__ = ["IN_PROCESS", "ReportInputError", "read_result", "render_html", "write_html"]
+
+IN_PROCESS: Final = "in-process"
+"""The transport column of an adapter that is called in-process (a built-in
+adapter, a callable, a command) rather than served over HTTP."""
+
+LAYER_NOTE: Final = {
+    Layer.TRANSPORT.value: "transport and framing: the envelope, cut streams, provider errors",
+    Layer.REASSEMBLY.value: "which fragment belongs to which call, terminals, ordering",
+    Layer.STRICTNESS.value: "whether the arguments are one strict JSON object",
+    Layer.TOOL_POLICY.value: "the application must check this; the library does not claim to",
+}
+
+
+class ReportInputError(ValueError):
+    """The input is not a diff result this report can show (one line)."""
+
+
+@dataclass
+class _Column:
+    name: str
+    subject: str
+    transport: str
+    package: str | None
+    version: str | None
+    skipped: str | None
+
+
+@dataclass
+class _Row:
+    """One disagreeing (case, adapter) result."""
+
+    anchor: str
+    path: str
+    operator: str
+    profile: str | None
+    column: _Column
+    result: Mapping[str, Any]
+    reference: Mapping[str, Any]
+    differs: set[tuple[int | None, str]] = field(default_factory=set)
+
+
+@dataclass
+class _Group:
+    classification: str
+    layer: str
+    code: str
+    what: str
+    rows: list[_Row] = field(default_factory=list)
+
+
+def read_result(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The diff JSON in ``path``.  Raises :class:`ReportInputError` when it
+    cannot be read or is not a ``toolstream-diff/1`` result."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as error:
+        raise ReportInputError(f"cannot read {os.fspath(path)}: {error.strerror}") from None
+    except (ValueError, UnicodeDecodeError) as error:
+        raise ReportInputError(f"{os.fspath(path)} is not JSON: {error}") from None
+    _check(data, os.fspath(path))
+    return data  # type: ignore[no-any-return]
+
+
+_REQUIRED: Final = ("adapters", "totals", "by_layer", "by_code", "cases", "corpus", "cases_total")
+
+
+def _check(data: Any, where: str) -> None:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ReportInputError(f"{where} is not a {FORMAT} result (toolstream diff --format json)")
+    missing = [key for key in _REQUIRED if key not in data]
+    if missing:
+        raise ReportInputError(
+            f"{where} lacks {', '.join(missing)} (a result of an older toolstream diff,"
+            " or one written without its cases: run diff --format json again)"
+        )
+
+
+def _columns(data: Mapping[str, Any]) -> list[_Column]:
+    out = []
+    for adapter in data["adapters"]:
+        spec = parse_spec(adapter["spec"])
+        if spec.kind == "client":
+            subject, transport = spec.name, spec.transport
+        else:
+            subject, transport = adapter["name"], IN_PROCESS
+        out.append(
+            _Column(
+                name=adapter["name"],
+                subject=subject,
+                transport=transport,
+                package=adapter.get("package"),
+                version=adapter.get("version"),
+                skipped=adapter.get("skipped"),
+            )
+        )
+    return out
+
+
+def _what(result: Mapping[str, Any]) -> str:
+    """What a disagreement did, from its JSON: the hand-over, the exception
+    type, the differing fields or the refusal."""
+    if "handover" in result:
+        return str(result["handover"])
+    if "error" in result:
+        return str(result["error"]).split(":", 1)[0]
+    differences = result.get("differences") or []
+    if differences:
+        return ", ".join(sorted({f"{d['field']}" for d in differences}))
+    if result.get("rejected"):
+        return "refused"
+    if result.get("invalid"):
+        return "flagged invalid"
+    return "-"
+
+
+def _rows(data: Mapping[str, Any], columns: Sequence[_Column]) -> list[_Row]:
+    by_name = {c.name: c for c in columns}
+    rows: list[_Row] = []
+    for number, case in enumerate(data["cases"]):
+        for name, result in case["results"].items():
+            classification = result.get("classification")
+            if classification not in CLASSIFICATIONS:
+                raise ReportInputError(
+                    f"case {case.get('path')!r}: unknown classification {classification!r}"
+                )
+            if classification not in DISAGREEMENTS:
+                continue
+            if result.get("layer") not in LAYER_NOTE or name not in by_name:
+                raise ReportInputError(
+                    f"case {case.get('path')!r}, {name}: a disagreement without a known layer"
+                    " or adapter"
+                )
+            row = _Row(
+                anchor=f"r{number}-{len(rows)}",
+                path=case["path"],
+                operator=case["operator"],
+                profile=case.get("profile"),
+                column=by_name[name],
+                result=result,
+                reference=result.get("reference") or case["reference"],
+            )
+            for difference in result.get("differences") or []:
+                row.differs.add((difference.get("call"), difference.get("field")))
+            rows.append(row)
+    return rows
+
+
+def _groups(rows: Sequence[_Row]) -> dict[str, list[_Group]]:
+    """Per adapter, its disagreements grouped by classification, deciding
+    code and what was done, worst classification first, then the biggest."""
+    found: dict[str, dict[tuple[str, str, str, str], _Group]] = {}
+    for row in rows:
+        result = row.result
+        key = (
+            result["classification"],
+            result["layer"],
+            result.get("layer_code") or NO_CODE,
+            _what(result),
+        )
+        groups = found.setdefault(row.column.name, {})
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = _Group(*key)
+        group.rows.append(row)
+    return {
+        name: sorted(
+            groups.values(),
+            key=lambda g: (SEVERITY[g.classification], -len(g.rows), g.layer, g.code, g.what),
+        )
+        for name, groups in found.items()
+    }
+
+
+def _code_columns(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(layer, code) of every code some adapter's disagreements are counted
+    under, layer by layer (a code-less disagreement is reassembly's)."""
+    codes = {code for counts in data["by_code"].values() for code in counts}
+    order = [layer.value for layer in Layer]
+    pairs = [(Layer.REASSEMBLY.value if c == NO_CODE else layer_of(c).value, c) for c in codes]
+    return sorted(pairs, key=lambda p: (order.index(p[0]), p[1] == NO_CODE, p[1]))
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("toolstream.diff", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=False, separators=(",", ":"))
+
+
+def render_html(data: Mapping[str, Any]) -> str:
+    """The report for diff JSON ``data``.  Raises :class:`ReportInputError`
+    for data this report cannot interpret (never a half-shown report)."""
+    _check(data, "the result")
+    environment = _environment()
+    environment.filters["compact"] = _compact
+    template = environment.get_template("report.html.j2")
+    try:
+        columns = _columns(data)
+        return _render(template, data, columns, _rows(data, columns))
+    except ReportInputError:
+        raise
+    except (jinja2.UndefinedError, KeyError, TypeError, AttributeError, ValueError) as error:
+        raise ReportInputError(
+            f"the result has a shape this report cannot show ({type(error).__name__}: {error})"
+        ) from None
+
+
+def _render(
+    template: jinja2.Template,
+    data: Mapping[str, Any],
+    columns: list[_Column],
+    rows: list[_Row],
+) -> str:
+    ran = [c for c in columns if c.skipped is None]
+    subjects = list(dict.fromkeys(c.subject for c in columns))
+    transports = list(dict.fromkeys(c.transport for c in columns))
+    matrix = {(c.subject, c.transport): c for c in columns}
+    return template.render(
+        data=data,
+        columns=columns,
+        ran=ran,
+        subjects=subjects,
+        transports=transports,
+        matrix=matrix,
+        rows=rows,
+        groups=_groups(rows),
+        code_columns=_code_columns(data),
+        layers=[layer.value for layer in Layer],
+        layer_note=LAYER_NOTE,
+        classifications=list(CLASSIFICATIONS),
+        worst_first=sorted(CLASSIFICATIONS, key=lambda c: SEVERITY[c]),
+        disagreements=list(DISAGREEMENTS),
+        short=SHORT,
+        no_code=NO_CODE,
+    )
+
+
+def write_html(data: Mapping[str, Any], path: str | os.PathLike[str]) -> None:
+    """Render ``data`` and write it to ``path`` atomically (never half-written)."""
+    atomic_write(path, render_html(data))
