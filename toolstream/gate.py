@@ -228,7 +228,7 @@ class Gate:
             raise RuntimeError("feed() after close()")
         if not isinstance(items, (list, tuple)):
             items = list(items)
-        if not all(type(item) is dict for item in items):
+        if list(map(type, items)).count(dict) != len(items):  # in C: the usual all-dict case
             items = [wire_form(item) for item in items]
         window = self._profile.window
         take = self._turn.take_fragments

@@ -18,6 +18,7 @@ types are the lists here; any other is ``unsupported_event``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 from typing import Any
 
 from toolstream.events import (
@@ -120,10 +121,9 @@ class AnthropicMessages(Profile):
         texts: dict[SlotKey, list[str]] = {}
         run: list[str] = []
         last = None
-        i = start
+        taken = 0
         try:
-            while i < stop:
-                raw = items[i]
+            for raw in islice(items, start, stop):
                 if type(raw) is not dict or len(raw) != event_size:
                     break
                 kind, index, delta = event_members(raw)
@@ -143,10 +143,10 @@ class AnthropicMessages(Profile):
                     last = index
                     run = texts.setdefault((0, index), [])
                 run.append(text)
-                i += 1
+                taken += 1
         except KeyError:
             pass
-        return fragment_run(pos, i - start, texts)
+        return fragment_run(pos, taken, texts)
 
     def tally(self, items: Sequence[Any], start: int, run: Fragments) -> Tally:
         # Every item of the run holds RUN_ITEM's members and nothing else;
