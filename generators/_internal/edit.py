@@ -6,7 +6,8 @@ from typing import Any
 
 from .jsontext import Draw, draw_split
 from .model import MISSING, Call, Step, Turn
-from .model.placing import insert, text_blocks  # noqa: F401  (the operators' primitives too)
+from .model.placing import insert as insert  # (an operator primitive too)
+from .model.placing import text_blocks as text_blocks
 
 
 def set_fragments(turn: Turn, call: Call, pieces: list[Any]) -> None:

@@ -404,6 +404,14 @@ def _scratch(draw: Any, wire: Wire, calls: list[Call], schemas: dict[str, Any]) 
     )
 
 
+def _scratch_openai(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    return _scratch(draw, OPENAI, calls, schemas)
+
+
+def _scratch_mistral(draw: Any, calls: list[Call], schemas: dict[str, Any]) -> Turn:
+    return _scratch(draw, MISTRAL, calls, schemas)
+
+
 # A Chat Completions chunk with a choice: no "type" (Anthropic, Responses)
 # and more than one member (Bedrock).
 _FOREIGN_SAMPLE = {
@@ -417,7 +425,7 @@ _FOREIGN_SAMPLE = {
 OPENAI = Wire(
     profile="openai",
     noise=_noise,
-    scratch=lambda draw, calls, schemas: _scratch(draw, OPENAI, calls, schemas),
+    scratch=_scratch_openai,
     foreign_sample=_FOREIGN_SAMPLE,
     refuses=("anthropic", "openai-responses", "bedrock", "gemini", "cohere"),
     id_prefix="call_",
@@ -439,7 +447,7 @@ OPENAI = Wire(
 MISTRAL = replace(
     OPENAI,
     profile="mistral",
-    scratch=lambda draw, calls, schemas: _scratch(draw, MISTRAL, calls, schemas),
+    scratch=_scratch_mistral,
     id_prefix="",
     parse=_parse_mistral,
     wrong_reasons=(*OPENAI.wrong_reasons, "model_length", "error"),

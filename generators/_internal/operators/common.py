@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from ..labels import Effects
 from ..model import Call, Turn
-from ..model.placing import call_choice, draw_text  # noqa: F401  (shared by the operators)
+from ..model.placing import call_choice as call_choice  # (shared by the operators)
+from ..model.placing import draw_text as draw_text
 
 Draw = Callable[..., Any]
 
