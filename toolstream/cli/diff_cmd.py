@@ -20,6 +20,7 @@ from toolstream.cli.render import FormatChoice, console
 from toolstream.cli.sharding import empty_shard, shard_option
 from toolstream.clients.transports import TRANSPORTS
 from toolstream.diff import AdapterSpecError, CorpusError, DiffResult
+from toolstream.diff.executors import DaskExecutor, ExecutorError, parse_executor
 from toolstream.diff.results import FAIL_ON, sort_examples
 from toolstream.diff.runner import UserOptions, WorkerStopped
 from toolstream.diff.session import (
@@ -28,6 +29,7 @@ from toolstream.diff.session import (
     Event,
     RunSpec,
     RunStarted,
+    WorkerMismatch,
     against_baseline,
     client_specs,
     parse_spec,
@@ -39,6 +41,18 @@ WIDE = 200
 """Width of the table output when stdout is not a terminal."""
 
 BUILT_IN = ("openai-python", "anthropic-python", "langchain-core", "litellm")
+
+
+def _executor(text: str | None, jobs: int) -> DaskExecutor | None:
+    """``--executor``: a cluster to judge the cases on, or ``None`` (here)."""
+    if text is None:
+        return None
+    if jobs > 1:
+        raise Misuse("-j N and --executor: the cluster's workers are the parallelism")
+    try:
+        return parse_executor(text)
+    except ExecutorError as error:
+        raise Misuse(str(error)) from None
 
 
 def _list_clients(ctx: click.Context, param: click.Parameter, value: bool) -> None:
@@ -197,6 +211,14 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
     help="Worker processes (the result is the same as a serial run).",
 )
 @click.option(
+    "--executor",
+    "executor_text",
+    default=None,
+    metavar="dask://HOST:PORT",
+    help="Judge the cases on a Dask distributed cluster, in batches (workers need the same"
+    " install: the same pinned extras, npm ci); the result is the same as a local run.",
+)
+@click.option(
     "--timeout",
     type=click.FloatRange(min=0.1),
     default=30.0,
@@ -259,6 +281,7 @@ def diff(
     fail_on: str,
     examples: int,
     jobs: int,
+    executor_text: str | None,
     timeout: float,
     baseline_file: str | None,
     write_baseline_file: str | None,
@@ -309,6 +332,7 @@ def diff(
             options=options,
             only_profiles=only_profiles,
             shard=shard,
+            executor=_executor(executor_text, jobs),
         )
     except (CorpusError, AdapterSpecError) as error:
         raise Misuse(str(error)) from None
@@ -349,6 +373,8 @@ def diff(
             result = session.run(show)
         except WorkerStopped as error:
             raise click.ClickException(str(error)) from None
+        except (ExecutorError, WorkerMismatch) as error:
+            raise Misuse(str(error)) from None
 
     if output_format == "json":
         sys.stdout.write(result.to_json())

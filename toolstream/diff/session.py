@@ -14,7 +14,8 @@ Public API (stable)::
                case_id: str | None = None) -> CaseResult
     DiffSession.open(corpus, specs, *, jobs=1, timeout=30.0,
                      options=UserOptions(), only_profiles=(),
-                     shard=None) -> DiffSession       # shard: a diff.shard.Shard
+                     shard=None,                      # a diff.shard.Shard
+                     executor=None) -> DiffSession    # a diff.executors.DaskExecutor
     DiffSession.run(on_event=None) -> DiffResult
     against_baseline(result, baseline) -> BaselineVerdict     # new, known, fixed
     BaselineVerdict.exit_code(result, fail_on, strict=False) -> int
@@ -38,6 +39,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,8 +48,10 @@ from typing import Any
 
 from toolstream.adapters.spec import RunSpec, client_specs, parse_spec
 from toolstream.diff.cases import Case, Unreadable, case_from_fixture, load_corpus
+from toolstream.diff.executors import DaskExecutor
 from toolstream.diff.results import DiffResult
 from toolstream.diff.runner import (
+    AdapterInfo,
     CaseResult,
     LoadedAdapter,
     UserOptions,
@@ -64,6 +69,7 @@ __all__ = [
     "RunFinished",
     "RunSpec",
     "RunStarted",
+    "WorkerMismatch",
     "against_baseline",
     "client_specs",
     "judge_case",
@@ -119,6 +125,7 @@ class DiffSession:
     timeout: float = 30.0
     options: UserOptions = dataclasses.field(default_factory=UserOptions)
     shard: ShardPart | None = None
+    executor: DaskExecutor | None = None
 
     @classmethod
     def open(
@@ -131,9 +138,11 @@ class DiffSession:
         options: UserOptions | None = None,
         only_profiles: Sequence[str] = (),
         shard: Shard | None = None,
+        executor: DaskExecutor | None = None,
     ) -> DiffSession:
         """Read ``corpus`` (a path or a list of them) and resolve ``specs``;
-        with ``shard``, keep only that shard's cases (:mod:`.shard`).
+        with ``shard``, keep only that shard's cases (:mod:`.shard`); with
+        ``executor``, judge them on a cluster (:mod:`.executors`).
         Raises ``CorpusError`` / ``AdapterSpecError``."""
         paths = _paths(corpus)
         cases, unreadable = load_corpus(paths)
@@ -154,6 +163,7 @@ class DiffSession:
             timeout=timeout,
             options=options or UserOptions(),
             shard=part,
+            executor=executor,
         )
 
     def run(self, on_event: Callable[[Event], None] | None = None) -> DiffResult:
@@ -171,14 +181,26 @@ class DiffSession:
                 },
             )
         )
-        cases = _run(
-            self.cases,
-            self.loaded,
-            jobs=self.jobs,
-            timeout=self.timeout,
-            options=self.options,
-            on_progress=lambda n: emit(CaseFinished(n)),
-        )
+        if self.executor is not None:
+            work = functools.partial(
+                _judge_batch_on_worker,
+                tuple(item.info for item in self.loaded),
+                self.timeout,
+                self.options,
+            )
+            width = max(len(running), 1)
+            cases = self.executor.map_batches(
+                work, self.cases, on_batch=lambda n: emit(CaseFinished(n * width))
+            )
+        else:
+            cases = _run(
+                self.cases,
+                self.loaded,
+                jobs=self.jobs,
+                timeout=self.timeout,
+                options=self.options,
+                on_progress=lambda n: emit(CaseFinished(n)),
+            )
         result = DiffResult(
             corpus=list(self.corpus),
             adapters=[item.info for item in self.loaded],
@@ -242,6 +264,42 @@ def _run(
                 judged[name] = (cut, prefix_row)
         merged.append(dataclasses.replace(row, outcomes=outcomes, judged=judged))
     return merged
+
+
+_ONE_BATCH_AT_A_TIME = threading.Lock()
+"""A batch publishes its loopback server's URL in the process environment
+(:func:`toolstream.clients.harness.serving`): two batches of one worker
+process (a Dask worker with several threads) take turns."""
+
+
+class WorkerMismatch(RuntimeError):
+    """A cluster worker resolves the specs to other libraries or versions
+    than the machine that started the run."""
+
+
+def _judge_batch_on_worker(
+    expected: Sequence[AdapterInfo], timeout: float, options: UserOptions, batch: Sequence[Case]
+) -> list[CaseResult]:
+    """One batch on a cluster worker: the specs resolved again here, checked
+    against what the run's own machine resolved, the batch judged as a
+    local run judges it (its own loopback server, one process)."""
+    with _ONE_BATCH_AT_A_TIME:
+        loaded = resolve_adapters(
+            [info.spec for info in expected], timeout=timeout, options=options
+        )
+        here = [item.info for item in loaded]
+        if here != list(expected):
+            differ = [
+                f"{mine.name} {mine.version or mine.skipped}"
+                for mine, theirs in zip(here, expected, strict=False)
+                if mine != theirs
+            ]
+            raise WorkerMismatch(
+                "a worker resolves the specs to other libraries than this machine: "
+                + "; ".join(differ or ["another set of specs"])
+                + " (install the same pinned extras on every worker)"
+            )
+        return _run(batch, loaded, jobs=1, timeout=timeout, options=options, on_progress=None)
 
 
 def judge_case(
