@@ -384,7 +384,8 @@ def test_tool_choice_any_means_mistral(tmp_path: Path) -> None:
 def test_mixed_families_are_refused(tmp_path: Path) -> None:
     result = run(tmp_path, jsonl([*ANTHROPIC, *CHAT]), "-o", tmp_path / "o.json", name="m.jsonl")
     assert result.exit_code == 64
-    assert "anthropic" in result.stderr and "chat" in result.stderr and "--profile" in result.stderr
+    assert "anthropic (first at line 1)" in result.stderr
+    assert "openai/mistral" in result.stderr and "--profile" in result.stderr
 
 
 def test_unknown_shapes_are_refused(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,9 +45,10 @@ from toolstream.importer.containers import ContainerError, Interaction, open_con
 from toolstream.importer.detect import (
     Detection,
     DetectionError,
+    alike,
     detect_profile,
-    is_bedrock_event_name,
     is_decoded_frame,
+    is_event_name,
 )
 from toolstream.importer.errors import InputError
 from toolstream.importer.redaction import Secret, redact_fixture
@@ -136,7 +137,8 @@ class _Turn:
     empty: list[str] = field(default_factory=list)
     after_done: bool = False
     response_id: str | None = None
-    """Gemini: the ``responseId`` of the turn's chunks."""
+    """The response the turn's items name (``Profile.response_id``:
+    Gemini's ``responseId``)."""
 
 
 @dataclass
@@ -474,8 +476,7 @@ def _profile_disagreement(
         seen = detect_profile(capture.records, capture.format, request)
     except DetectionError:
         return []
-    same = {seen.profile, profile} <= {"openai", "mistral"} or seen.profile == profile
-    if same:
+    if alike(seen.profile, profile):
         return []
     return [f"--profile {profile}, but the content looks like {seen.profile} ({seen.reason})"]
 
@@ -485,7 +486,7 @@ def _profile_disagreement(
 
 def stream_item(record: Record, capture_format: str, profile: str) -> Any:
     """The fixture's stream element for one event record."""
-    if profile not in ("bedrock", "bedrock-invoke"):
+    if not PROFILES[profile].named_events:
         return record.payload
     if capture_format == "aws-eventstream":
         return {_frame_event_name(record.headers or {}, record.location): _frame_payload(record)}
@@ -494,9 +495,7 @@ def stream_item(record: Record, capture_format: str, profile: str) -> Any:
         headers = {str(k): str(v) for k, v in payload["headers"].items()}
         body = payload["payload"]
         return {_frame_event_name(headers, record.location): {} if body is None else body}
-    if record.event is not None and (
-        is_bedrock_event_name(record.event) or record.event == "chunk"
-    ):
+    if record.event is not None and is_event_name(record.event):
         if not (isinstance(payload, dict) and list(payload) == [record.event]):
             return {record.event: payload}
     return payload
@@ -521,51 +520,19 @@ def _frame_payload(record: Record) -> Any:
     return {} if message is None else {"message": message}
 
 
-def _typed(field: str, value: str) -> Callable[[Any, _Turn], bool]:
-    def starts(item: Any, turn: _Turn) -> bool:
-        return isinstance(item, dict) and item.get(field) == value
-
-    return starts
-
-
-def _new_gemini_response(item: Any, turn: _Turn) -> bool:
-    """Gemini sends no opening event: each chunk carries its response's
-    ``responseId``, so a different non-empty one is another response."""
-    response_id = item.get("responseId") if isinstance(item, dict) else None
-    if not isinstance(response_id, str) or not response_id:
-        return False
-    if turn.response_id is None:
-        turn.response_id = response_id
-        return False
-    return response_id != turn.response_id
-
-
-TURN_STARTS: dict[str, Callable[[Any, _Turn], bool]] = {
-    "anthropic": _typed("type", "message_start"),
-    "openai-responses": _typed("type", "response.created"),
-    "bedrock": lambda item, turn: isinstance(item, dict) and list(item) == ["messageStart"],
-    "cohere": _typed("type", "message-start"),
-    "gemini-interactions": _typed("event_type", "interaction.created"),
-    "gemini": _new_gemini_response,
-    # bedrock-invoke: none; the boundary is inside the wrapped payloads.
-}
-"""The stream's own framing: whether an item opens a new assistant turn
-(given the turn so far), per profile.  Every profile also starts a new turn
-at the first item after a ``[DONE]`` marker.  Chat chunks (openai, mistral)
-have no opening event, and their ``id`` is no boundary: OpenAI-compatible
-servers (llama.cpp, some routers) change the completion id between chunks of
-one turn."""
-
-
 def split_turns(capture: Capture, profile: str) -> list[_Turn]:
     """Group the records into assistant turns.
 
-    A turn starts at an item :data:`TURN_STARTS` names for the profile when
-    the current turn already holds events, and at the first item after a
-    ``[DONE]`` marker.  Markers and empty blocks stay with the turn before
-    them.
+    A turn starts, when the current turn already holds events, at an item
+    the profile says opens one (``Profile.opens_turn``), at an item naming
+    another response than the turn's first (``Profile.response_id``), and at
+    the first item after a ``[DONE]`` marker.  Markers and empty blocks stay
+    with the turn before them.  Chat chunks (openai, mistral) have no
+    opening event, and their ``id`` is no boundary: OpenAI-compatible
+    servers (llama.cpp, some routers) change the completion id between
+    chunks of one turn.
     """
-    starts = TURN_STARTS.get(profile)
+    reader = PROFILES[profile]
     turns: list[_Turn] = [_Turn()]
     for record in capture.records:
         turn = turns[-1]
@@ -579,12 +546,17 @@ def split_turns(capture: Capture, profile: str) -> list[_Turn]:
             turn.locations.append(record.location)
             continue
         item = stream_item(record, capture.format, profile)
-        opens = starts is not None and starts(item, turn)
+        opens = reader.opens_turn(item)
+        response_id = reader.response_id(item)
+        if response_id is not None:
+            if turn.response_id is None:
+                turn.response_id = response_id
+            elif response_id != turn.response_id:
+                opens = True
         if turn.items and (turn.after_done or opens):
             turn = _Turn()
             turns.append(turn)
-            if starts is not None:
-                starts(item, turn)  # the new turn's own state (Gemini: its responseId)
+            turn.response_id = response_id  # the new turn's own response
         turn.items.append(item)
         turn.locations.append(record.location)
     return [t for t in turns if t.items] or turns[:1]
@@ -666,7 +638,6 @@ def output_paths(output: str, stem: str, turns: int) -> list[Path]:
 
 __all__ = [
     "STREAM_TYPES",
-    "TURN_STARTS",
     "ImportFailure",
     "ImportResult",
     "ImportedBody",

@@ -55,6 +55,12 @@ class Profile:
     requires_ids: bool = True
     """Whether a call without an id is ``missing_id``.  False for wire
     formats whose calls may have none (Gemini): identity is then position."""
+    stream_description: str = ""
+    """What the format's stream items are, as import detection names them
+    in its reason (``"Anthropic Messages events"``)."""
+    named_events: bool = False
+    """Each stream item is a one-member object ``{event name: payload}`` (an
+    AWS event-stream frame): import wraps a named event's payload so."""
 
     def __init__(self, request: Mapping[str, Any] | None, limits: Limits) -> None:
         self.request = request or {}
@@ -99,6 +105,43 @@ class Profile:
         shape the profile would reject are left out.  Every profile
         provides it (a test holds them to it)."""
         raise NotImplementedError(f"profile {cls.name!r} does not locate its slot pieces")
+
+    # -- the import side: recognising a recording's items, splitting turns --
+
+    @classmethod
+    def recognises(cls, item: Mapping[str, Any]) -> bool:
+        """Whether a decoded stream item has the shape of this format's own
+        items (import detection).  Items several formats share
+        (``{"type": "error"}``, ``{"error": ...}``) are recognised by none."""
+        return False
+
+    @classmethod
+    def recognises_event_name(cls, name: str) -> bool:
+        """Whether an event name (an SSE ``event:`` field, an AWS
+        event-stream frame's ``:event-type``) is one of this format's own."""
+        return False
+
+    @classmethod
+    def choose(
+        cls, items: Sequence[tuple[Any, str]], request: Mapping[str, Any] | None
+    ) -> tuple[str, str]:
+        """When profiles that inherit from this one recognise the same items
+        (``openai`` and ``mistral``): which profile the stream's
+        ``(item, location)`` pairs belong to, and why."""
+        return cls.name, cls.stream_description
+
+    @classmethod
+    def opens_turn(cls, item: Any) -> bool:
+        """Whether ``item`` is the format's own opening event of an assistant
+        turn: import starts a new turn there."""
+        return False
+
+    @classmethod
+    def response_id(cls, item: Any) -> str | None:
+        """For a format without an opening event whose items each name their
+        response (Gemini ``responseId``): that id.  Import starts a new turn
+        at an item naming another response than the turn's first."""
+        return None
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ types are the lists here; any other is ``unsupported_event``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import Any
 
@@ -95,10 +95,33 @@ nothing else in either object; the input ``{}`` is a third level, of no
 members."""
 
 
+_EVENT_TYPES = frozenset(
+    {
+        "message_start",
+        "message_delta",
+        "message_stop",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "ping",
+    }
+)
+"""The Messages stream's event types (``error`` is shared: not among them)."""
+
+
 class AnthropicMessages(Profile):
     name = "anthropic"
     stream_key = "events"
+    stream_description = "Anthropic Messages events"
     has_choices = False
+
+    @classmethod
+    def recognises(cls, item: Mapping[str, Any]) -> bool:
+        return item.get("type") in _EVENT_TYPES
+
+    @classmethod
+    def opens_turn(cls, item: Any) -> bool:
+        return isinstance(item, dict) and item.get("type") == "message_start"
 
     def __init__(self, request: Any, limits: Any) -> None:
         super().__init__(request, limits)

@@ -31,7 +31,7 @@ ends in ``Exception`` is ``provider_error``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from toolstream.events import (
@@ -67,10 +67,38 @@ _BLOCK_STARTS = frozenset({"toolResult", "reasoningContent", "image"})
 _TOOL_TYPES = {None: CLIENT, "tool_use": CLIENT, "server_tool_use": SERVER}
 
 
+_EVENT_NAMES = frozenset(
+    {
+        "messageStart",
+        "contentBlockStart",
+        "contentBlockDelta",
+        "contentBlockStop",
+        "messageStop",
+        "metadata",
+    }
+)
+"""ConverseStream's event types (its exceptions, ``...Exception``, are
+shared with InvokeModelWithResponseStream: not among them)."""
+
+
 class Bedrock(Profile):
     name = "bedrock"
     stream_key = "events"
+    stream_description = "Bedrock ConverseStream events"
+    named_events = True
     has_choices = False
+
+    @classmethod
+    def recognises(cls, item: Mapping[str, Any]) -> bool:
+        return len(item) == 1 and next(iter(item)) in _EVENT_NAMES
+
+    @classmethod
+    def recognises_event_name(cls, name: str) -> bool:
+        return name in _EVENT_NAMES
+
+    @classmethod
+    def opens_turn(cls, item: Any) -> bool:
+        return isinstance(item, dict) and list(item) == ["messageStart"]
 
     def __init__(self, request: Any, limits: Any) -> None:
         super().__init__(request, limits)

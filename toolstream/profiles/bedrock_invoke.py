@@ -28,7 +28,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from toolstream.events import Event
@@ -54,8 +54,19 @@ ANTHROPIC_MESSAGE_EVENTS = frozenset(
 class BedrockInvoke(Profile):
     name = "bedrock-invoke"
     stream_key = "events"
+    stream_description = "Bedrock InvokeModelWithResponseStream chunk events"
+    named_events = True
     has_choices = False
     closed_world = True
+
+    @classmethod
+    def recognises(cls, item: Mapping[str, Any]) -> bool:
+        body = item.get("chunk")
+        return len(item) == 1 and isinstance(body, dict) and "bytes" in body
+
+    @classmethod
+    def recognises_event_name(cls, name: str) -> bool:
+        return name == "chunk"  # a PayloadPart
 
     def __init__(self, request: Any, limits: Any) -> None:
         super().__init__(request, limits)

@@ -31,7 +31,7 @@ the turn.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from toolstream.events import CLIENT, Begin, End, Event, Finish, Fragment, Open, SlotKey, Stop
@@ -60,11 +60,39 @@ ACCEPTED_REASON = "TOOL_CALL"
 ERROR_REASON = "ERROR"
 
 
+_EVENT_TYPES = frozenset(
+    {
+        "message-start",
+        "message-end",
+        "content-start",
+        "content-delta",
+        "content-end",
+        "tool-plan-delta",
+        "tool-call-start",
+        "tool-call-delta",
+        "tool-call-end",
+        "citation-start",
+        "citation-end",
+        "debug",
+    }
+)
+"""The v2 chat stream's event types (hyphenated)."""
+
+
 class Cohere(Profile):
     name = "cohere"
     stream_key = "events"
+    stream_description = "Cohere v2 chat stream events (type message-start, tool-call-*...)"
     has_choices = False
     closed_world = True
+
+    @classmethod
+    def recognises(cls, item: Mapping[str, Any]) -> bool:
+        return item.get("type") in _EVENT_TYPES
+
+    @classmethod
+    def opens_turn(cls, item: Any) -> bool:
+        return isinstance(item, dict) and item.get("type") == "message-start"
 
     @classmethod
     def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:

@@ -70,7 +70,7 @@ refused), is ``provider_error``.  Any finding blocks the turn.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -143,9 +143,24 @@ class _Streamed:
 class Gemini(Profile):
     name = "gemini"
     stream_key = "chunks"
+    stream_description = "Gemini streamGenerateContent chunks (candidates[])"
     has_choices = True
     closed_world = True
     requires_ids = False
+
+    @classmethod
+    def recognises(cls, item: Mapping[str, Any]) -> bool:
+        # Each chunk of streamGenerateContent, as SSE or as the elements of
+        # the JSON-array body sent without alt=sse.
+        return isinstance(item.get("candidates"), list) or isinstance(
+            item.get("promptFeedback"), dict
+        )
+
+    @classmethod
+    def response_id(cls, item: Any) -> str | None:
+        # No opening event: each chunk carries its response's responseId.
+        found = item.get("responseId") if isinstance(item, dict) else None
+        return found if isinstance(found, str) and found else None
 
     def __init__(self, request: Any, limits: Any) -> None:
         super().__init__(request, limits)

@@ -35,7 +35,7 @@ finding blocks the turn.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from toolstream.events import (
@@ -111,8 +111,18 @@ FAILED_STATUS = "failed"
 class GeminiInteractions(Profile):
     name = "gemini-interactions"
     stream_key = "events"
+    stream_description = "Gemini Interactions API events (event_type interaction.*/step.*)"
     has_choices = False
     closed_world = True
+
+    @classmethod
+    def recognises(cls, item: Mapping[str, Any]) -> bool:
+        kind = item.get("event_type")
+        return isinstance(kind, str) and kind.startswith(("interaction.", "step."))
+
+    @classmethod
+    def opens_turn(cls, item: Any) -> bool:
+        return isinstance(item, dict) and item.get("event_type") == "interaction.created"
 
     def __init__(self, request: Any, limits: Any) -> None:
         super().__init__(request, limits)

@@ -24,7 +24,8 @@ role-only, ``content``, ``refusal`` and ``audio`` deltas, ``logprobs``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import chain, compress, islice
 from operator import itemgetter
 from typing import Any
@@ -134,11 +135,79 @@ def _level_tally(dicts: list[dict[str, Any]], below: str) -> tuple[int, int] | N
     return sum(map(len, dicts)), colons
 
 
+_MISTRAL_MODEL = re.compile(
+    r"(?i)^(?:open-)?(?:mistral|mixtral|codestral|ministral|pixtral|magistral|devstral|voxtral)\b"
+)
+
+
+def _chunk_tool_calls(chunk: dict[str, Any]) -> list[Any]:
+    choices = chunk.get("choices")
+    calls: list[Any] = []
+    if isinstance(choices, list):
+        for choice in choices:
+            delta = choice.get("delta") if isinstance(choice, dict) else None
+            found = delta.get("tool_calls") if isinstance(delta, dict) else None
+            if isinstance(found, list):
+                calls.extend(found)
+    return calls
+
+
 class OpenAIChat(Profile):
     name = "openai"
     stream_key = "chunks"
+    stream_description = "chat-completions chunks"
     has_choices = True
     whole_calls_without_index = False
+
+    @classmethod
+    def recognises(cls, item: Mapping[str, Any]) -> bool:
+        return "choices" in item
+
+    @classmethod
+    def choose(
+        cls, items: Sequence[tuple[Any, str]], request: Mapping[str, Any] | None
+    ) -> tuple[str, str]:
+        """Chat chunks are the same shape for OpenAI and Mistral.  The rule:
+
+        1. a tool call without ``index`` -> ``mistral`` (Mistral sends whole
+           calls without one; the ``openai`` profile would reject them);
+        2. else a ``model`` that names a Mistral model (``mistral-*``,
+           ``codestral-*``, ``ministral-*``, ``pixtral-*``, ``magistral-*``,
+           ``devstral-*``, ``open-mistral-*``, ``open-mixtral-*``...) ->
+           ``mistral``;
+        3. else a request whose ``tool_choice`` is ``"any"`` (Mistral's word
+           for "required") -> ``mistral``;
+        4. else ``openai``, and the reason says so.  When nothing above
+           holds, the two profiles read the stream identically (they differ
+           only on index-less calls and on ``tool_choice: "any"``), so the
+           choice cannot change a verdict.
+        """
+        models: list[str] = []
+        for payload, location in items:
+            if not isinstance(payload, dict):
+                continue
+            for call in _chunk_tool_calls(payload):
+                if isinstance(call, dict) and "index" not in call:
+                    return (
+                        "mistral",
+                        f"chat chunks with a tool call without 'index' at {location}"
+                        " (Mistral's whole-call form)",
+                    )
+            model = payload.get("model")
+            if isinstance(model, str) and model not in models:
+                models.append(model)
+        for model in models:
+            if _MISTRAL_MODEL.match(model):
+                return "mistral", f"chat chunks from the Mistral model {model[:60]!r}"
+        if request is not None and request.get("tool_choice") == "any":
+            return "mistral", "chat chunks and the request's tool_choice is 'any' (Mistral)"
+        named = f"model {models[0][:60]!r}" if models else "no model field"
+        return (
+            "openai",
+            f"chat-completions chunks ({named}); nothing marks them as Mistral (every tool"
+            " call has an index), and for such chunks the openai and mistral profiles agree;"
+            " chose openai (pass --profile mistral to override)",
+        )
 
     def __init__(self, request: Any, limits: Any) -> None:
         super().__init__(request, limits)

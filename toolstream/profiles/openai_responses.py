@@ -36,7 +36,7 @@ One fixture holds one response: a second ``response.created`` is fatal
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from toolstream.events import (
@@ -113,7 +113,17 @@ _PASSIVE_EVENTS = frozenset({"response.in_progress", "response.queued"})
 class OpenAIResponses(Profile):
     name = "openai-responses"
     stream_key = "events"
+    stream_description = "OpenAI Responses events (type response.*)"
     has_choices = False
+
+    @classmethod
+    def recognises(cls, item: Mapping[str, Any]) -> bool:
+        kind = item.get("type")
+        return isinstance(kind, str) and kind.startswith("response.")
+
+    @classmethod
+    def opens_turn(cls, item: Any) -> bool:
+        return isinstance(item, dict) and item.get("type") == "response.created"
 
     def __init__(self, request: Any, limits: Any) -> None:
         super().__init__(request, limits)
