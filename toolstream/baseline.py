@@ -8,8 +8,17 @@ pytest plugin read the same file.
 An entry is keyed by the case id (its path as the diff run names it, with
 ``/`` separators), the client (or adapter) name, the transport (``plain`` for
 a name without ``@TRANSPORT``), the classification and the signature (how it
-disagrees: the classification, plus the exception type of a crash or the
-differing fields of wrong calls, as :attr:`toolstream.diff.classify.Outcome.signature`).
+disagrees: the classification, plus the exception type of a crash, the
+hand-over of an unsafe accept, or the differing fields of wrong calls, as
+:attr:`toolstream.diff.classify.Outcome.signature`).
+
+Format 2 signatures say what an unsafe accept handed over
+(``unsafe_accept:glued_ids+merged``) and which calls wrong calls merged or
+lost (``wrong_calls:count:lost_call``).  A format 1 file (signatures
+without the hand-over) is still read: each of its entries matches any
+current signature that reduces to it (``unsafe_accept:as_sent`` to
+``unsafe_accept``), so adopting the new format never turns known
+disagreements into new ones; ``--write-baseline`` rewrites it as format 2.
 
 The file is diff-friendly: a first line naming the format, then one JSON
 object per line, sorted, with sorted keys, no timestamps.  Writing the same
@@ -20,28 +29,36 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 __all__ = [
     "FORMAT",
+    "LEGACY_FORMAT",
     "BaselineEntry",
     "BaselineError",
     "compare",
     "entries_from_diff",
     "judged_from_diff",
+    "legacy_signature",
     "read_baseline",
     "recorded_for",
     "signature_of",
     "write_baseline",
 ]
 
-FORMAT: Final = "toolstream-baseline/1"
+FORMAT: Final = "toolstream-baseline/2"
 """The first line of a baseline file (as a JSON object ``{"format": ...}``)."""
+
+LEGACY_FORMAT: Final = "toolstream-baseline/1"
+"""The format before signatures held the hand-over; still read."""
 
 _DISAGREEMENTS: Final = ("unsafe_accept", "wrong_calls", "false_reject", "adapter_crash")
 _FIELDS: Final = ("case", "client", "transport", "classification", "signature")
+_STRUCTURAL: Final = frozenset({"merged", "glued_ids", "split", "lost_call", "extra_call"})
+"""The hand-over parts a wrong-calls signature keeps (toolstream.diff.handover.STRUCTURAL,
+repeated: this module imports nothing above the core; a test holds them equal)."""
 
 
 class BaselineError(ValueError):
@@ -57,6 +74,15 @@ class BaselineEntry:
     transport: str
     classification: str
     signature: str
+    legacy: bool = field(default=False, compare=False)
+    """Read from a :data:`LEGACY_FORMAT` file: its signature has no hand-over."""
+
+    def matches(self, signature: str | None) -> bool:
+        """Whether a current ``signature`` is the one this entry records (for
+        a legacy entry: reduces to it, :func:`legacy_signature`)."""
+        if signature is None:
+            return False
+        return (legacy_signature(signature) if self.legacy else signature) == self.signature
 
     @property
     def where(self) -> tuple[str, str, str]:
@@ -80,6 +106,17 @@ def _case_id(path: str) -> str:
     return path.replace("\\", "/")
 
 
+def legacy_signature(signature: str) -> str:
+    """``signature`` as a :data:`LEGACY_FORMAT` baseline wrote it: an unsafe
+    accept without its hand-over, wrong calls without their structural parts."""
+    head, _, rest = signature.partition(":")
+    if head == "unsafe_accept":
+        return head
+    if head == "wrong_calls":
+        return f"{head}:{rest.split(':', 1)[0]}"
+    return signature
+
+
 def signature_of(result: Mapping[str, Any]) -> str | None:
     """The signature of one adapter's result as the diff JSON gives it
     (``cases[].results[NAME]``), or ``None`` when it does not disagree.
@@ -91,6 +128,10 @@ def signature_of(result: Mapping[str, Any]) -> str | None:
         error = str(result.get("error") or "")
         error_type = error.split(":", 1)[0].strip() if error else "None"
         return f"adapter_crash:{error_type}"
+    handover = result.get("handover")
+    handover = handover if isinstance(handover, str) and handover else None
+    if classification == "unsafe_accept" and handover is not None:
+        return f"unsafe_accept:{handover}"
     if classification == "wrong_calls":
         parts = sorted(
             {
@@ -103,7 +144,9 @@ def signature_of(result: Mapping[str, Any]) -> str | None:
                 if isinstance(d, Mapping)
             }
         )
-        return f"wrong_calls:{','.join(parts)}"
+        structural = sorted(set((handover or "").split("+")) & _STRUCTURAL)
+        tail = f":{'+'.join(structural)}" if structural else ""
+        return f"wrong_calls:{','.join(parts)}{tail}"
     return str(classification)
 
 
@@ -163,8 +206,11 @@ def read_baseline(path: str | Path) -> list[BaselineEntry]:
         header = json.loads(lines[0])
     except ValueError:
         header = None
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise BaselineError(f'{where}: line 1 is not {{"format": "{FORMAT}"}}')
+    if not isinstance(header, dict) or header.get("format") not in (FORMAT, LEGACY_FORMAT):
+        raise BaselineError(
+            f'{where}: line 1 is not {{"format": "{FORMAT}"}} (or the older {LEGACY_FORMAT})'
+        )
+    legacy = header.get("format") == LEGACY_FORMAT
     out: set[BaselineEntry] = set()
     for number, line in enumerate(lines[1:], start=2):
         try:
@@ -179,7 +225,7 @@ def read_baseline(path: str | Path) -> list[BaselineEntry]:
             raise BaselineError(
                 f"{where}: line {number} must be an object of strings {', '.join(_FIELDS)}"
             )
-        out.add(BaselineEntry(**{k: item[k] for k in _FIELDS}))
+        out.add(BaselineEntry(**{k: item[k] for k in _FIELDS}, legacy=legacy))
     return sorted(out)
 
 
@@ -199,10 +245,20 @@ def compare(
     runs the current diff tried, :func:`judged_from_diff`), a recorded entry
     whose run was not tried is not fixed: it was not looked at."""
     recorded = set(baseline)
+    legacy = {e for e in recorded if e.legacy}
     now = set(current)
     disagreeing = {e.where for e in now}
-    new = sorted(now - recorded)
-    known = sorted(now & recorded)
+
+    def is_known(entry: BaselineEntry) -> bool:
+        return entry in recorded or any(
+            old.where == entry.where
+            and old.classification == entry.classification
+            and old.matches(entry.signature)
+            for old in legacy
+        )
+
+    new = sorted(e for e in now if not is_known(e))
+    known = sorted(e for e in now if is_known(e))
     fixed = sorted(
         e for e in recorded if e.where not in disagreeing and (judged is None or e.where in judged)
     )

@@ -192,7 +192,8 @@ def fake_adapters(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_adapter_predicate_shrinks_while_the_adapter_disagrees() -> None:
     fixture = truncated_openai()
     predicate = S.AdapterDisagreement(S.load_adapter(NaiveAdapter.name))
-    assert predicate.start(S.encode(fixture)) == "unsafe_accept"  # as toolstream diff says
+    # as toolstream diff says: it hands the calls over as they were sent
+    assert predicate.start(S.encode(fixture)) == "unsafe_accept:as_sent"
     result = S.shrink(fixture, predicate)
     assert result.minimal
     assert S.measure(result.fixture).items < S.measure(fixture).items
@@ -351,9 +352,13 @@ def _diff_signature(path: Path, spec: str) -> str | None:
 @pytest.mark.parametrize(
     ("spec", "case", "signature"),
     [
-        ("openai-chat-create@cut-close", "truncate/0885a13e7bd29ed6.json", "unsafe_accept"),
+        (
+            "openai-chat-create@cut-close",
+            "truncate/0885a13e7bd29ed6.json",
+            "unsafe_accept:truncated_arguments+unterminated",
+        ),
         ("openai-chat-create", "delay_identity/7411ffa0bf426534.json", "wrong_calls:name"),
-        ("openai-node-chat-create", "reuse_slot/0222fa87113f3663.json", "unsafe_accept"),
+        ("openai-node-chat-create", "reuse_slot/0222fa87113f3663.json", "unsafe_accept:renamed"),
     ],
 )
 def test_client_predicate_shrinks_while_the_client_disagrees(

@@ -109,7 +109,7 @@ def test_round_trip_write_pass_new_fixed(tmp_path: Path) -> None:
     write_baseline(path, reversed(entries_from_diff(day_one)))
     assert path.read_bytes() == first_bytes
     lines = first_bytes.decode().splitlines()
-    assert lines[0] == '{"format": "toolstream-baseline/1"}'
+    assert lines[0] == '{"format": "toolstream-baseline/2"}'
     assert lines[1:] == sorted(lines[1:]) and len(lines) == 4
     baseline = read_baseline(path)
 
@@ -249,7 +249,11 @@ def test_the_pytest_plugin_honours_the_baseline(tmp_path: Path) -> None:
         tmp_path / "baseline.jsonl",
         [
             BaselineEntry(
-                "cases/seed/known.json", name, "plain", "wrong_calls", "wrong_calls:count"
+                "cases/seed/known.json",
+                name,
+                "plain",
+                "wrong_calls",
+                "wrong_calls:count:lost_call",
             ),
             BaselineEntry("cases/cut/fixed.json", name, "plain", "unsafe_accept", "unsafe_accept"),
         ],
@@ -263,3 +267,54 @@ def test_the_pytest_plugin_honours_the_baseline(tmp_path: Path) -> None:
     )
     assert "remove it from baseline.jsonl" in ran.stdout
     assert ran.returncode == 1
+
+
+def test_hand_over_is_part_of_the_signature() -> None:
+    merged = {**UNSAFE, "handover": "glued_ids+merged"}
+    lost = {**WRONG, "handover": "altered_arguments+lost_call"}
+    assert signature_of(merged) == "unsafe_accept:glued_ids+merged"
+    # wrong calls keep their fields, then the structural parts only
+    assert signature_of(lost) == "wrong_calls:arguments-bytes,id,name:lost_call"
+    assert signature_of({**WRONG, "handover": "renamed"}) == "wrong_calls:arguments-bytes,id,name"
+    # two hand-overs of one blocked turn are two entries: a change is new
+    before = entries_from_diff(_diff({"cases/a.json": {"litellm": merged}}))
+    after = entries_from_diff(
+        _diff({"cases/a.json": {"litellm": {**UNSAFE, "handover": "as_sent"}}})
+    )
+    new, known, fixed = compare(after, before)
+    assert [e.signature for e in new] == ["unsafe_accept:as_sent"] and not known and not fixed
+
+
+def test_a_format_1_baseline_is_still_read(tmp_path: Path) -> None:
+    """Its signatures have no hand-over: each matches every current one that reduces to it."""
+    path = tmp_path / "old.jsonl"
+    rows = [
+        '{"format": "toolstream-baseline/1"}',
+        '{"case": "cases/a.json", "classification": "unsafe_accept", "client": "litellm",'
+        ' "signature": "unsafe_accept", "transport": "plain"}',
+        '{"case": "cases/b.json", "classification": "wrong_calls", "client": "litellm",'
+        ' "signature": "wrong_calls:count", "transport": "plain"}',
+    ]
+    path.write_text("\n".join(rows) + "\n")
+    baseline = read_baseline(path)
+    assert all(e.legacy for e in baseline)
+    now = _diff(
+        {
+            "cases/a.json": {"litellm": {**UNSAFE, "handover": "glued_ids+merged"}},
+            "cases/b.json": {
+                "litellm": {
+                    "classification": "wrong_calls",
+                    "handover": "lost_call",
+                    "differences": [{"field": "count", "kind": "count", "call": None}],
+                }
+            },
+            "cases/c.json": {"litellm": {**UNSAFE, "handover": "as_sent"}},
+        }
+    )
+    new, known, fixed = compare(entries_from_diff(now), baseline)
+    assert [e.case for e in known] == ["cases/a.json", "cases/b.json"]
+    assert [e.case for e in new] == ["cases/c.json"] and fixed == []
+    # rewritten, it is format 2 with the current signatures
+    write_baseline(path, entries_from_diff(now))
+    assert path.read_text().splitlines()[0] == '{"format": "toolstream-baseline/2"}'
+    assert not any(e.legacy for e in read_baseline(path))

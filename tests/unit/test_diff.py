@@ -166,7 +166,7 @@ def test_handing_over_a_call_of_a_blocked_turn_is_unsafe() -> None:
     outcome = judge(REUSED_INDEX, result(("call_1call_2", "weatherweather", "{}")))
     assert outcome.classification == UNSAFE_ACCEPT
     assert "identity_collision" in outcome.detail
-    assert outcome.signature == UNSAFE_ACCEPT
+    assert outcome.signature == f"{UNSAFE_ACCEPT}:{outcome.handover}"
 
 
 @pytest.mark.parametrize(
@@ -245,12 +245,14 @@ def test_same_value() -> None:
 
 def test_still_disagrees_keeps_the_same_way() -> None:
     concatenating = ScriptedAdapter(result(("call_1call_2", "weatherweather", "{}")))
-    assert disagreement(REUSED_INDEX, concatenating) == UNSAFE_ACCEPT
+    assert disagreement(REUSED_INDEX, concatenating) == f"{UNSAFE_ACCEPT}:glued_ids+merged"
     assert still_disagrees(REUSED_INDEX, concatenating)
     assert still_disagrees(REUSED_INDEX, concatenating, like=UNSAFE_ACCEPT)
     assert not still_disagrees(REUSED_INDEX, concatenating, like="wrong_calls:id")
     # on a valid turn the same answer is a wrong call, not the same disagreement
-    assert disagreement(PARALLEL, concatenating) == "wrong_calls:arguments-value,count,id,name"
+    assert disagreement(PARALLEL, concatenating) == (
+        "wrong_calls:arguments-value,count,id,name:glued_ids+merged"
+    )
     assert not still_disagrees(PARALLEL, concatenating, like=UNSAFE_ACCEPT)
     agreeing = ScriptedAdapter(result(*GOOD))
     assert not still_disagrees(PARALLEL, agreeing)

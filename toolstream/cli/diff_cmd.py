@@ -232,7 +232,7 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
     type=click.Path(dir_okay=False),
     default=None,
     metavar="FILE",
-    help="Known disagreements (toolstream-baseline/1): only new ones count for --fail-on;"
+    help="Known disagreements (toolstream-baseline/2, or /1): only new ones count for --fail-on;"
     " new, known and fixed are counted on stderr.",
 )
 @click.option(

@@ -165,7 +165,7 @@ def disagreement(
     fixture: Mapping[str, Any], adapter: str | Adapter, *, data: bytes | None = None
 ) -> str | None:
     """How ``adapter`` disagrees with the reference on ``fixture``
-    (:attr:`Outcome.signature`: e.g. ``"unsafe_accept"``,
+    (:attr:`Outcome.signature`: e.g. ``"unsafe_accept:glued_ids+merged"``,
     ``"adapter_crash:TypeError"``, ``"wrong_calls:arguments-value"``), or
     ``None`` when it agrees or did not run.  This is the one definition of
     "disagrees the same way": ``toolstream shrink --adapter`` keeps it."""
@@ -178,13 +178,15 @@ def still_disagrees(
     """The predicate for ``toolstream shrink --adapter``: ``adapter`` still
     disagrees with the reference on ``fixture``.  With ``like`` (the
     :func:`disagreement` of the original case), only the same way: same
-    classification, same exception type for a crash, same differing fields
-    for wrong calls.  Raises ``AdapterUnavailable`` when the adapter's
-    library is missing."""
+    classification, same exception type for a crash, same hand-over for an
+    unsafe accept, same differing fields for wrong calls (a ``like`` that is
+    only a classification, ``"unsafe_accept"``, matches any signature of
+    it).  Raises ``AdapterUnavailable`` when the adapter's library is
+    missing."""
     signature = disagreement(fixture, adapter)
     if signature is None:
         return False
-    return like is None or signature == like
+    return like is None or signature == like or signature.split(":", 1)[0] == like
 
 
 def disagreement_predicate(

@@ -56,6 +56,7 @@ from toolstream.adapters.base import (
     AdapterCall,
     AdapterResult,
 )
+from toolstream.diff.handover import STRUCTURAL, SentCall, handover_parts, shape
 from toolstream.findings import Layer, layer_of
 from toolstream.report import CallReport, Report
 
@@ -239,6 +240,10 @@ class Outcome:
     finish_reason: str | None = None
     reason: str | None = None
     """Why the adapter refused the turn (when ``rejected``), one clean line."""
+    handover: str | None = None
+    """What an ``unsafe_accept`` or ``wrong_calls`` handed over, compared with
+    the calls the wire carried (:mod:`toolstream.diff.handover`): e.g.
+    ``glued_ids+merged``, ``as_sent``."""
 
     @property
     def disagrees(self) -> bool:
@@ -247,9 +252,12 @@ class Outcome:
     @property
     def signature(self) -> str | None:
         """How the adapter disagrees, precisely enough to keep a shrink on one
-        bug: the classification, plus the exception type of a crash, or the
-        sorted set of differing fields (and argument kinds) of wrong calls.
-        ``None`` when it does not disagree."""
+        bug: the classification, plus the exception type of a crash; for an
+        unsafe accept, its hand-over (``unsafe_accept:glued_ids+merged``);
+        for wrong calls, the sorted set of differing fields (and argument
+        kinds), then the hand-over's structural parts when it has any
+        (``wrong_calls:count:lost_call``).  ``None`` when it does not
+        disagree."""
         if not self.disagrees:
             return None
         if self.classification == ADAPTER_CRASH:
@@ -261,7 +269,9 @@ class Outcome:
                     for d in self.differences
                 }
             )
-            return f"{WRONG_CALLS}:{','.join(parts)}"
+            return wrong_calls_signature(parts, self.handover)
+        if self.classification == UNSAFE_ACCEPT and self.handover:
+            return f"{UNSAFE_ACCEPT}:{self.handover}"
         return self.classification
 
     def to_dict(self) -> dict[str, Any]:
@@ -287,9 +297,19 @@ class Outcome:
         if self.invalid:
             out["invalid"] = list(self.invalid)
         out["finish_reason"] = self.finish_reason
+        if self.handover is not None:
+            out["handover"] = self.handover
         if self.differences:
             out["differences"] = [d.to_dict() for d in self.differences]
         return out
+
+
+def wrong_calls_signature(fields: Sequence[str], handover: str | None) -> str:
+    """``wrong_calls:FIELDS`` plus ``:PARTS``, the hand-over's structural
+    parts (calls merged, split, lost...), when it has any."""
+    structural = sorted(set((handover or "").split("+")) & STRUCTURAL) if handover else []
+    tail = f":{'+'.join(structural)}" if structural else ""
+    return f"{WRONG_CALLS}:{','.join(fields)}{tail}"
 
 
 def not_run(reason: str) -> Outcome:
@@ -316,8 +336,12 @@ def classify_crash(error: BaseException) -> Outcome:
     )
 
 
-def classify_result(report: Report, result: AdapterResult) -> Outcome:
-    """Judge an adapter's result against the reference verdict ``report``."""
+def classify_result(
+    report: Report, result: AdapterResult, sent: Sequence[SentCall] | None = None
+) -> Outcome:
+    """Judge an adapter's result against the reference verdict ``report``.
+    ``sent``: the calls the wire carried (:func:`toolstream.diff.handover.sent_calls`
+    of the fixture); without it, the reference's own calls stand for them."""
     handed: tuple[AdapterCall, ...] = () if result.rejected else tuple(result.calls)
     invalid = () if result.rejected else tuple(result.invalid)
     common: dict[str, Any] = {
@@ -335,9 +359,13 @@ def classify_result(report: Report, result: AdapterResult) -> Outcome:
         )
         if handed:
             names = ", ".join(_short(c.name, 30) for c in handed)
+            handover = _handover(handed, report, sent)
             return Outcome(
                 UNSAFE_ACCEPT,
-                detail=_clean(f"hands over {len(handed)} call(s) [{names}]; reference: {verdict}"),
+                detail=_clean(
+                    f"hands over {len(handed)} call(s) [{names}] ({handover}); reference: {verdict}"
+                ),
+                handover=handover,
                 **common,
             )
         if result.rejected:
@@ -371,12 +399,22 @@ def classify_result(report: Report, result: AdapterResult) -> Outcome:
             ),
             **common,
         )
+    handover = _handover(handed, report, sent)
     return Outcome(
         WRONG_CALLS,
-        detail=_clean("; ".join(d.describe() for d in differences)),
+        detail=_clean(f"({handover}) " + "; ".join(d.describe() for d in differences)),
         differences=differences,
+        handover=handover,
         **common,
     )
+
+
+def _handover(
+    handed: Sequence[AdapterCall], report: Report, sent: Sequence[SentCall] | None
+) -> str:
+    if sent is None:
+        sent = [SentCall(c.slot, c.id, c.name, [c.arguments]) for c in report.client_calls()]
+    return shape(handover_parts(handed, sent, report))
 
 
 def compare_calls(

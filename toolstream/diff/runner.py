@@ -42,6 +42,7 @@ from toolstream.diff.classify import (
     disagreement_layer,
     not_run,
 )
+from toolstream.diff.handover import sent_calls
 from toolstream.report import Report
 
 __all__ = [
@@ -241,7 +242,7 @@ def _run_outcome(adapter: Adapter, case: Case, report: Report) -> Outcome:
         return not_run(str(error))
     except Exception as error:
         return classify_crash(error)
-    return classify_result(report, result)
+    return classify_result(report, result, sent_calls(case.fixture))
 
 
 @dataclass(frozen=True)
