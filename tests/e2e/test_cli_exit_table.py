@@ -297,6 +297,14 @@ SCENARIOS: dict[tuple[str, int], Scenario] = {
         "-o",
         str(w.root / "m.json"),
     ],
+    ("report", 0): lambda w: ["report", w.shard(), "-o", str(w.root / "r.html")],
+    ("report", 64): lambda w: ["report", str(w.root / "absent.json"), "-o", str(w.root / "r.html")],
+    ("report", 65): lambda w: [
+        "report",
+        w.file("not-json.json", "{nope"),
+        "-o",
+        str(w.root / "r.html"),
+    ],
     ("seeds", 0): lambda w: ["seeds", "--list"],
     ("seeds", 64): _seeds_conflict,
 }

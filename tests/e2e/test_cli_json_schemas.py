@@ -36,6 +36,7 @@ SCHEMA_OF = {
     "label": "label",
     "merge": "merge",
     "repro": "repro",
+    "report": "report",
     "seeds": "seeds",
     "serve": "serve",
     "shrink": "shrink",

@@ -13,11 +13,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+import toolstream
 from tests.support.builders import chunk, tc
 from tests.support.corpus_cases import write_case
 from tests.support.diff_fixtures import END, MISTRAL_FRAGMENTS, PARALLEL, REUSED_INDEX, oai
+from toolstream import schema as schema_rules
 from toolstream.cli import cli
 from toolstream.cli.errors import EX_DATAERR, EX_USAGE
+from toolstream.diff.classify import DISAGREEMENTS
 from toolstream.diff.html import ReportInputError, render_html
 
 NAIVE = "tests.support.diff_fixtures:naive_accumulate"
@@ -119,6 +122,29 @@ def test_input_it_cannot_interpret_is_one_line_and_65(
             result.pop("layer", None)
     with pytest.raises(ReportInputError, match="without a known layer"):
         render_html(layerless)
+
+
+def test_report_json_follows_its_shipped_schema(run: tuple[Path, str, bytes]) -> None:
+    folder, text, _ = run
+    result = folder / "for-json.json"
+    result.write_text(text, encoding="utf-8")
+    out = folder / "json.html"
+    done = CliRunner().invoke(
+        cli, ["report", result.as_posix(), "-o", out.as_posix(), "--format", "json"]
+    )
+    assert done.exit_code == 0, done.output
+    summary = json.loads(done.stdout)
+    shipped = json.loads(
+        (Path(toolstream.__file__).parent / "schemas" / "report.json").read_text("utf-8")
+    )
+    schema_rules.check_schema(shipped)
+    assert schema_rules.first_violation(shipped, summary) is None
+    data = json.loads(text)
+    assert summary["disagreements"] == [
+        {"column": name, "disagreements": sum(data["totals"][name][c] for c in DISAGREEMENTS)}
+        for name in data["by_layer"]
+    ]
+    assert out.read_bytes() == run[2]
 
 
 def test_a_missing_result_file_is_misuse(tmp_path: Path) -> None:

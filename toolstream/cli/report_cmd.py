@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import sys
+
 import click
 
 from toolstream.cli.errors import Misuse, Unreadable
+from toolstream.cli.render import format_option
+
+REPORT_JSON_VERSION = 1
 
 
 @click.command(short_help="Render a diff result (JSON) as one offline HTML report.")
@@ -18,14 +24,16 @@ from toolstream.cli.errors import Misuse, Unreadable
     metavar="FILE",
     help="The HTML file to write (replaced atomically).",
 )
-def report(result_file: str, output: str) -> None:
+@format_option
+def report(result_file: str, output: str, output_format: str = "text") -> None:
     """Render RESULT.json, the output of `toolstream diff --format json`, as
     one static HTML file that fetches nothing and opens from file://: the
     matrix of clients x transports, the disagreements by layer of
     responsibility, a heatmap of columns x (layer, code), and per column its
     disagreements grouped by what it did, each case with the reference and
     what the library handed over; filters by client, transport, layer and
-    classification. The same JSON gives the same bytes.
+    classification. The same JSON gives the same bytes. With --format json,
+    one object on stdout: the file written and the numbers it shows.
 
     Exit status: 0 written; 64 misuse (no such RESULT.json, the output cannot
     be written); 65 RESULT.json is not JSON or not a diff result; 130
@@ -40,4 +48,18 @@ def report(result_file: str, output: str) -> None:
         raise Unreadable(str(error)) from None
     except OSError as error:
         raise Misuse(f"cannot write {output}: {error.strerror or error}") from None
+    if output_format == "json":
+        ran = [a["name"] for a in data["adapters"] if a.get("skipped") is None]
+        summary = {
+            "report_version": REPORT_JSON_VERSION,
+            "output": output,
+            "cases_total": data["cases_total"],
+            "columns": len(ran),
+            "disagreements": [
+                {"column": name, "disagreements": sum(data["by_layer"][name].values())}
+                for name in ran
+            ],
+        }
+        sys.stdout.write(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+        return
     click.echo(f"wrote {output}", err=True)
