@@ -30,6 +30,7 @@ TOY = ROOT / "tests" / "support" / "toy_gateway.py"
 SCHEMA_OF = {
     "clients install-js": "install-js",
     "diff": "diff",
+    "distill": "distill",
     "gateway-check": "gateway-check",
     "generate": "generate",
     "import": "import",

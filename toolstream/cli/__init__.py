@@ -85,6 +85,10 @@ def _register() -> None:
 
     cli.add_command(merge_cmd.merge)
 
+    from toolstream.cli import distill_cmd
+
+    cli.add_command(distill_cmd.distill)
+
 
 _register()
 
