@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -95,6 +96,29 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
         if spec.name not in CLIENTS:
             raise click.UsageError(f"unknown client {spec.name!r}; known: {', '.join(CLIENTS)}")
     return specs
+
+
+def _write_repro_dir(result: Any, directory: str, err: Any, *, quiet: bool) -> None:
+    """``--repro-dir``: the reproducers written, and what had none, on stderr."""
+    from toolstream.repro.directory import write_reproducers
+
+    try:
+        done = write_reproducers(result.to_dict(), directory)
+    except OSError as error:
+        raise Misuse(f"--repro-dir {directory}: {error.strerror or error}") from None
+    err.print(
+        Text(f"repro-dir: {len(done.written)} reproducer(s) written to {directory}"),
+        soft_wrap=True,
+    )
+    for column, count in sorted(done.no_template.items()):
+        if not quiet:
+            err.print(
+                Text(f"repro-dir: no reproducer for {column} ({count} disagreement(s))"),
+                style="yellow",
+                soft_wrap=True,
+            )
+    for (path, column), why in sorted(done.failed.items()):
+        err.print(Text(f"repro-dir: not written: {path} {column}: {why}", style="red"))
 
 
 @click.command(short_help="Run real libraries' stream reassembly over a corpus.")
@@ -262,6 +286,14 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
     " a shard member, and toolstream merge joins the M results into the unsharded run's."
 )
 @click.option(
+    "--repro-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="DIR",
+    help="Write a standalone reproducer (as toolstream repro) for every disagreement of a"
+    " client that has one: DIR/CLIENT[@TRANSPORT]/OPERATOR/CASE.py or .mjs.",
+)
+@click.option(
     "-q",
     "--quiet",
     is_flag=True,
@@ -287,6 +319,7 @@ def diff(
     write_baseline_file: str | None,
     html_file: str | None,
     strict_baseline: bool,
+    repro_dir: str | None,
     shard: Shard | None,
     quiet: bool,
 ) -> None:
@@ -315,6 +348,8 @@ def diff(
     options = UserOptions(profiles=tuple(adapter_profiles) or None, reject_on=tuple(reject_on))
     if strict_baseline and baseline_file is None:
         raise Misuse("--strict-baseline needs --baseline FILE")
+    if repro_dir is not None and not clients:
+        raise Misuse("--repro-dir needs --client (reproducers drive client libraries)")
     baseline = None
     if baseline_file is not None:
         from toolstream.baseline import BaselineError, read_baseline
@@ -402,6 +437,8 @@ def diff(
         from toolstream.baseline import entries_from_diff, write_baseline
 
         write_baseline(write_baseline_file, entries_from_diff(result.to_dict()))
+    if repro_dir is not None:
+        _write_repro_dir(result, repro_dir, err, quiet=quiet)
     if baseline is None:
         sys.exit(result.exit_code(fail_on))
     verdict = against_baseline(result, baseline)
