@@ -15,6 +15,7 @@ table keyed by profile, so adding a format is one module per layer.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -106,12 +107,14 @@ for _path in sorted((ROOT / "corpus" / "seeds").glob("*.json")):
 
 _NO_TEXT_PATH = {"bedrock-invoke"}
 """Profiles whose argument text no stream path can point at (InvokeModel
-carries each event base64-encoded in ``chunk.bytes``): redaction cannot
-rewrite a fragment in place there."""
+carries each event base64-encoded in ``chunk.bytes``): redaction reads the
+decoded events there (``Profile.wrapped_events``)."""
 
-_WHOLE_CALLS = {"mistral"}
-"""Profiles whose calls arrive whole (one fragment per call): a secret
-cannot be split across fragments, it must still be found in the one."""
+# Mistral's seeds send whole calls; it also reads OpenAI's indexed fragments,
+# so the openai seeds' chunks are a mistral stream split across fragments.
+_ARGUMENT_SEEDS["mistral"] = [
+    {**seed, "profile": "mistral"} for seed in _ARGUMENT_SEEDS.get("openai", [])
+]
 
 
 def _text_sites(profile: str, stream: list[Any]) -> dict[Any, list[tuple[Any, ...]]]:
@@ -142,31 +145,70 @@ def test_redaction_finds_a_key_split_across_argument_fragments(profile: str) -> 
     from toolstream.importer.redaction import scan_fixture
 
     key = PROFILES[profile].stream_key
-    wanted = 1 if profile in _WHOLE_CALLS else 2
     for seed in _ARGUMENT_SEEDS.get(profile, []):
         fixture = copy.deepcopy(seed)
-        groups = [s for s in _text_sites(profile, fixture[key]).values() if len(s) >= wanted]
+        groups = [s for s in _text_sites(profile, fixture[key]).values() if len(s) >= 2]
         if groups:
             break
     else:
-        pytest.fail(f"no {profile} seed has a call with {wanted} argument fragments")
-    first, *rest = groups[0]
-    whole = '{"api_key": "sk9fQ2xLmN4pR7tV"}'
-    pieces = [whole] if wanted == 1 else [whole[:19], whole[19:]]  # cut inside the key itself
-    _place(fixture[key], first, pieces[0])
+        pytest.fail(f"no {profile} seed has a call with 2 argument fragments")
+    first, second, *rest = groups[0]
+    _place(fixture[key], first, _SECRET_ARGUMENTS[:19])  # cut inside the key itself
+    _place(fixture[key], second, _SECRET_ARGUMENTS[19:])
     for tokens in rest:
         _place(fixture[key], tokens, "")
-    if wanted == 2:
-        _place(fixture[key], rest[0], pieces[1])
     secrets = [s for s in scan_fixture(fixture, profile, key) if s.kind == "api-key"]
     assert secrets, f"{profile}: the split key was not found"
-    if wanted == 2:
-        assert secrets[0].fragments, f"{profile}: found, but not as a split across fragments"
+    assert secrets[0].fragments, f"{profile}: found, but not as a split across fragments"
+
+
+_SECRET_ARGUMENTS = '{"api_key": "sk9fQ2xLmN4pR7tV"}'
+
+
+def _frame(event: Any) -> dict[str, Any]:
+    data = json.dumps(event).encode("utf-8")
+    return {"chunk": {"bytes": base64.b64encode(data).decode("ascii")}}
+
+
+def _unframe(item: Any) -> Any:
+    return json.loads(base64.b64decode(item["chunk"]["bytes"]))
+
+
+def test_redaction_finds_a_key_split_across_invoke_model_frames() -> None:
+    # InvokeModel's argument fragments are Anthropic input_json_delta events
+    # inside base64 frames: the key is split across two frames' bytes.
+    import copy
+
+    from toolstream.importer.redaction import redact_fixture, scan_fixture
+
+    fixture = copy.deepcopy(SEEDS["bedrock-invoke"])
+    stream = fixture["events"]
+    events = [_unframe(item) for item in stream]
+    by_block: dict[int, list[int]] = {}
+    for pos, event in enumerate(events):
+        if event.get("type") == "content_block_delta":
+            if event["delta"].get("type") == "input_json_delta":
+                by_block.setdefault(event["index"], []).append(pos)
+    frames = next(p for p in by_block.values() if len(p) >= 2)
+    texts = [_SECRET_ARGUMENTS[:19], _SECRET_ARGUMENTS[19:]] + [""] * (len(frames) - 2)
+    for pos, text in zip(frames, texts, strict=True):
+        events[pos]["delta"]["partial_json"] = text
+        stream[pos] = _frame(events[pos])
+
+    secrets = [s for s in scan_fixture(fixture, "bedrock-invoke", "events") if s.kind == "api-key"]
+    assert [(s.path, s.fragments) for s in secrets] == [
+        (f"/events/{frames[0]}/chunk/bytes", (f"/events/{frames[1]}/chunk/bytes",))
+    ]
+    cleaned, _ = redact_fixture(fixture, "bedrock-invoke", "events")
+    redacted = [_unframe(cleaned["events"][pos])["delta"]["partial_json"] for pos in frames]
+    assert json.loads("".join(redacted)) == {"api_key": "[REDACTED:api-key]"}
+    untouched = [pos for pos in range(len(stream)) if pos not in frames]
+    assert [cleaned["events"][pos] for pos in untouched] == [stream[pos] for pos in untouched]
 
 
 def test_only_invoke_model_has_argument_text_without_a_path() -> None:
-    # bedrock-invoke's arguments sit inside base64 frames: redaction scans them
-    # decoded nowhere yet, so the gap is named here rather than hidden.
+    # bedrock-invoke's arguments sit inside base64 frames, where no path can
+    # point: redaction reads them decoded (the frames test above).
     seeds = {p: SEEDS[p] for p in PROFILES if p in SEEDS}
     pathless = {p for p, s in seeds.items() if not _text_sites(p, s[PROFILES[p].stream_key])}
     assert pathless == _NO_TEXT_PATH

@@ -10,9 +10,15 @@ where no single string holds it:
   by slot, where the profile's ``slot_pieces`` says they sit;
 * every other string of the stream, joined in stream order per position
   inside its event (``choices/0/delta/content``, ``delta/text``,
-  ``candidates/0/content/parts/0/text``...): text deltas, reasoning, and
-  the fragments no stream path can point at (InvokeModel's base64 frames).  Joining
-  strings that are not one text can only add findings, never hide one.
+  ``candidates/0/content/parts/0/text``...): text deltas, reasoning.
+  Joining strings that are not one text can only add findings, never hide
+  one.
+
+A stream whose items carry another format's events encoded (InvokeModel's
+base64 ``chunk`` frames: ``Profile.wrapped_events``) is scanned decoded, as
+a stream of the inner format, whole strings included; a secret there is
+reported at the frame's ``bytes``, and ``--redact`` re-encodes the frames it
+changed.
 
 Such a secret is reported at its first fragment, with the others listed;
 ``--redact`` replaces it fragment-wise, so that the reassembled text reads
@@ -32,7 +38,8 @@ from typing import Any
 
 from toolstream.capture.redact import _find as find_spans  # the scanner's own span finder
 from toolstream.capture.redact import preview, redact
-from toolstream.profiles import PROFILES
+from toolstream.profiles import PROFILES, Profile
+from toolstream.profiles._base import WrappedEvents
 
 Token = str | int
 
@@ -76,6 +83,10 @@ def redact_fixture(
     work = copy.deepcopy(fixture)
     found: list[Secret] = []
     stream = work.get(stream_key)
+    known = PROFILES.get(profile)
+    wrapped = known.wrapped_events(stream) if known and isinstance(stream, list) else None
+    if wrapped is not None and isinstance(stream, list) and known is not None:
+        found.extend(_redact_wrapped(stream, stream_key, known, wrapped))
     if isinstance(stream, list):
         arguments = _argument_groups(stream, profile)
         for sites in arguments:
@@ -87,6 +98,30 @@ def redact_fixture(
     found.extend(Secret(h.path, h.kind, h.preview) for h in hits)
     found.sort(key=lambda s: _order(s.path))
     return cleaned, found
+
+
+def _redact_wrapped(
+    stream: list[Any], stream_key: str, known: type[Profile], wrapped: WrappedEvents
+) -> list[Secret]:
+    """Redact the decoded events of a wrapping stream as a stream of the
+    inner profile; re-encode the carriers of the events that changed."""
+    inner_profile, carried = wrapped
+    inner_key = PROFILES[inner_profile].stream_key
+    events = [event for _, event in carried]
+    cleaned, secrets = redact_fixture({inner_key: events}, inner_profile, inner_key)
+    for (tokens, event), new in zip(carried, cleaned[inner_key], strict=True):
+        if new != event:
+            _set(stream, tokens, known.encode_wrapped(new))
+
+    def at_carrier(path: str) -> str:
+        # "/events/<j>/..." inside the decoded stream -> the j-th carrier.
+        inner = path.split("/")
+        return pointer((stream_key, *carried[int(inner[2])][0]))
+
+    return [
+        Secret(at_carrier(s.path), s.kind, s.preview, tuple(at_carrier(f) for f in s.fragments))
+        for s in secrets
+    ]
 
 
 # -- arguments split across fragments -------------------------------------------

@@ -14,6 +14,9 @@ from toolstream.tally import Tally
 
 StreamPath = tuple[int | str, ...]
 """A path inside the stream list: the item's position, then keys/positions."""
+WrappedEvents = tuple[str, list[tuple[StreamPath, Any]]]
+"""The profile that reads a stream's wrapped events, and each decoded event
+with the path of the string that carries it."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,22 @@ class Profile:
         (``openai`` and ``mistral``): which profile the stream's
         ``(item, location)`` pairs belong to, and why."""
         return cls.name, cls.stream_description
+
+    @classmethod
+    def wrapped_events(cls, items: Sequence[Any]) -> WrappedEvents | None:
+        """For a format whose items carry another format's events encoded
+        (InvokeModel: base64 in ``chunk.bytes``): the profile that reads the
+        events, and each event that decodes with the path of the string
+        that carries it.  None for a format whose items are read as they
+        are (tools that read text inside the stream, such as import's
+        redaction, then read the decoded events instead)."""
+        return None
+
+    @classmethod
+    def encode_wrapped(cls, event: Any) -> str:
+        """The carrier string of an edited wrapped event (the inverse of the
+        decoding :meth:`wrapped_events` does)."""
+        raise NotImplementedError(f"profile {cls.name!r} wraps no events")
 
     @classmethod
     def opens_turn(cls, item: Any) -> bool:

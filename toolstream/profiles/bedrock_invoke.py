@@ -33,7 +33,14 @@ from typing import Any
 
 from toolstream.events import Event
 from toolstream.findings import Code, ProtocolError
-from toolstream.profiles._base import Profile, SlotPiece, describe, provider_error
+from toolstream.profiles._base import (
+    Profile,
+    SlotPiece,
+    StreamPath,
+    WrappedEvents,
+    describe,
+    provider_error,
+)
 from toolstream.profiles.anthropic import AnthropicMessages
 from toolstream.strict_json import loads_strict
 
@@ -75,13 +82,11 @@ class BedrockInvoke(Profile):
         self._model = model if type(model) is str else None
 
     @classmethod
-    def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
-        """The pieces the ``anthropic`` profile finds in the wrapped events,
-        each at its whole ``chunk`` frame.  The argument text is inside the
-        base64 ``bytes``, where no path can point at it: no piece carries
-        text, none is plain (a frame is dropped, never merged)."""
-        inner: list[Any] = []
-        frames: list[int] = []
+    def wrapped_events(cls, items: Sequence[Any]) -> WrappedEvents:
+        """The Anthropic events inside the ``chunk`` frames, each with the
+        path of its frame's ``bytes``; a frame that does not decode (one
+        the profile would reject) is left out."""
+        out: list[tuple[StreamPath, Any]] = []
         for i, event in enumerate(items):
             body = event.get("chunk") if isinstance(event, dict) and len(event) == 1 else None
             data = body.get("bytes") if isinstance(body, dict) else None
@@ -90,11 +95,26 @@ class BedrockInvoke(Profile):
             try:
                 decoded = json.loads(base64.b64decode(data, validate=True).decode("utf-8"))
             except (binascii.Error, ValueError, RecursionError):
-                continue  # a frame the profile would reject: left out
-            inner.append(decoded)
-            frames.append(i)
+                continue
+            out.append(((i, "chunk", "bytes"), decoded))
+        return AnthropicMessages.name, out
+
+    @classmethod
+    def encode_wrapped(cls, event: Any) -> str:
+        # ASCII JSON: a lone surrogate the event may hold stays an escape.
+        return base64.b64encode(json.dumps(event).encode("ascii")).decode("ascii")
+
+    @classmethod
+    def slot_pieces(cls, items: Sequence[Any]) -> Iterator[SlotPiece]:
+        """The pieces the ``anthropic`` profile finds in the wrapped events,
+        each at its whole ``chunk`` frame.  The argument text is inside the
+        base64 ``bytes``, where no path can point at it: no piece carries
+        text, none is plain (a frame is dropped, never merged); tools that
+        read the text read :meth:`wrapped_events`."""
+        _, frames = cls.wrapped_events(items)
+        inner = [event for _, event in frames]
         for piece in AnthropicMessages.slot_pieces(inner):
-            yield SlotPiece(piece.slot, (frames[int(piece.path[0])],))
+            yield SlotPiece(piece.slot, (frames[int(piece.path[0])][0][0],))
 
     def feed(self, raw: Any, pos: int) -> Iterable[Event]:
         if type(raw) is not dict or len(raw) != 1:
