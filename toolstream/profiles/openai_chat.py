@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import chain, compress, islice
+from itertools import chain, compress, islice, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -316,11 +316,23 @@ class OpenAIChat(Profile):
         choices = list(map(_first, map(_CHUNK.get, chunks)))
         members = RUN_ITEM.exact_members * n
         colons = fragment_colons(run)
-        for dicts, level in (
-            (chunks, _CHUNK),
-            (choices, _CHOICE),
-            (list(map(_CHOICE.get, choices)), _DELTA),
-        ):
+        # The window checked that a choice holds nothing but CHOICE_MEMBERS
+        # (colon-free words), an int index and a None finish_reason: when
+        # no choice has logprobs either, nothing in a choice but its delta
+        # (counted below) can hold a colon or a container.
+        if list(map(dict.get, choices, repeat("logprobs"))).count(None) == n:
+            members += sum(map(len, choices))
+            levels: tuple[tuple[list[Any], Level], ...] = (
+                (chunks, _CHUNK),
+                (list(map(_CHOICE.get, choices)), _DELTA),
+            )
+        else:
+            levels = (
+                (chunks, _CHUNK),
+                (choices, _CHOICE),
+                (list(map(_CHOICE.get, choices)), _DELTA),
+            )
+        for dicts, level in levels:
             counted = _level_tally(dicts, level.read[0])
             if counted is None:
                 return None
