@@ -10,7 +10,7 @@ profile                   module                        stream
 ========================  ============================  =========================
 ``openai``, ``mistral``   :mod:`.chat`                  ``chunks``
 ``anthropic``             :mod:`.anthropic`             ``events``
-``openai-responses``      :mod:`.responses`             ``events``
+``openai-responses``      :mod:`.openai_responses`      ``events``
 ``bedrock``               :mod:`.bedrock`               ``events``
 ``gemini``                :mod:`.gemini`                ``chunks``
 ``gemini-interactions``   :mod:`.gemini_interactions`   ``events``
@@ -35,7 +35,7 @@ from . import (
     cohere,
     gemini,
     gemini_interactions,
-    responses,
+    openai_responses,
 )
 from .turn import (
     MISSING,
@@ -57,7 +57,7 @@ WIRES: dict[str, Wire] = {
         chat.OPENAI,
         chat.MISTRAL,
         anthropic.WIRE,
-        responses.WIRE,
+        openai_responses.WIRE,
         bedrock.WIRE,
         gemini.WIRE,
         gemini_interactions.WIRE,
