@@ -23,13 +23,20 @@ from toolstream.diff import (
     DiffResult,
     Outcome,
 )
+from toolstream.diff.classify import disagreement_layer
 from toolstream.diff.render import markdown_counts
+from toolstream.findings import Layer
 
 BEGIN = "<!-- adapters-report:begin -->"
 END = "<!-- adapters-report:end -->"
 
 
 # -- rendering ---------------------------------------------------------------------------
+
+TOOL_POLICY_HEADING = "Tool policy: the application's job, for every adapter"
+"""The heading of the claim every adapter shares (no schema, no tool-name
+check): after the adapters' own findings, since the application must check
+this and no library claims to."""
 
 
 class Unsupported(Exception):
@@ -42,25 +49,51 @@ def _fixture(path: str) -> Mapping[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def support(result: DiffResult, adapter: str, evidence: Evidence) -> tuple[int, int, str]:
-    """(cases that show it, cases of the operator the adapter ran, first path)."""
+def showing(result: DiffResult, adapter: str, evidence: Evidence) -> tuple[list[CaseResult], int]:
+    """(the cases that show it, how many cases of the operator the adapter ran)."""
     ran = [
         c
         for c in result.cases
         if c.operator == evidence.operator and c.outcomes[adapter].classification != NOT_RUN
     ]
-    showing = [
+    shown = [
         c
         for c in ran
         if c.outcomes[adapter].classification == evidence.classification
         and evidence.where(c, c.outcomes[adapter], _fixture(c.path))
     ]
-    if not showing:
+    if not shown:
         raise Unsupported(
             f"{adapter}: no {evidence.operator} case is {evidence.classification}"
             " with the claimed behaviour"
         )
-    return len(showing), len(ran), min(c.path for c in showing)
+    return shown, len(ran)
+
+
+def support(result: DiffResult, adapter: str, evidence: Evidence) -> tuple[int, int, str]:
+    """(cases that show it, cases of the operator the adapter ran, first path)."""
+    shown, ran = showing(result, adapter, evidence)
+    return len(shown), ran, min(c.path for c in shown)
+
+
+def claim_layer(result: DiffResult, adapter: str, claim: Claim) -> Layer:
+    """The layer most of the cases that show ``claim`` are counted under
+    (ties: the one :data:`LAYER_ORDER` shows first), from the cases
+    themselves, never written by hand."""
+    tally = {layer: 0 for layer in LAYER_ORDER}
+    for evidence in claim.evidence:
+        for case in showing(result, adapter, evidence)[0]:
+            tally[disagreement_layer(case.layer_code(adapter))] += 1
+    return max(LAYER_ORDER, key=lambda layer: (tally[layer], -LAYER_ORDER.index(layer)))
+
+
+def layer_line(result: DiffResult, adapter: str) -> str:
+    counts = result.by_layer(adapter)
+    own = ", ".join(f"{layer.value} {counts[layer.value]}" for layer in LAYER_ORDER[:3])
+    return (
+        f"Disagreements by layer: {own}; tool policy {counts[Layer.TOOL_POLICY.value]}"
+        " (the application's job: the library does not claim to check it)."
+    )
 
 
 def render_claim(result: DiffResult, adapter: str, claim: Claim) -> str:
@@ -96,21 +129,34 @@ def render(result: DiffResult, corpus: Path) -> str:
         "first such case.",
         "",
     ]
-    common_cites = []
-    for adapter in ADAPTERS:
-        for evidence in COMMON.evidence:
-            shown, ran, path = support(result, adapter, evidence)
-            common_cites.append(f"{adapter} `{evidence.operator}`: {shown} of {ran}, e.g. `{path}`")
-    lines.append(f"{COMMON.text} ({'; '.join(common_cites)})")
-    lines.append("")
     for section in SECTIONS:
         info = next(a for a in result.ran if a.name == section.adapter)
         lines.append(f"#### {section.adapter} ({info.package} {info.version})")
         lines.append("")
         lines.append(section.lead)
         lines.append("")
-        lines.extend(render_claim(result, section.adapter, claim) for claim in section.claims)
+        lines.append(layer_line(result, section.adapter))
         lines.append("")
+        layered = [(claim_layer(result, section.adapter, c), c) for c in section.claims]
+        # its own layers first: reassembly, strictness, transport, then tool policy
+        layered.sort(key=lambda pair: LAYER_ORDER.index(pair[0]))
+        for layer, claim in layered:
+            tag = (
+                "tool policy, the application's job" if layer is Layer.TOOL_POLICY else layer.value
+            )
+            lines.append(
+                render_claim(result, section.adapter, claim).replace("- ", f"- ({tag}) ", 1)
+            )
+        lines.append("")
+    common_cites = []
+    for adapter in ADAPTERS:
+        for evidence in COMMON.evidence:
+            shown, ran, path = support(result, adapter, evidence)
+            common_cites.append(f"{adapter} `{evidence.operator}`: {shown} of {ran}, e.g. `{path}`")
+    lines.append(f"#### {TOOL_POLICY_HEADING}")
+    lines.append("")
+    lines.append(f"{COMMON.text} ({'; '.join(common_cites)})")
+    lines.append("")
     lines.append(END)
     return "\n".join(lines)
 
@@ -176,17 +222,64 @@ def way(case: CaseResult, outcome: Outcome) -> str:
     return outcome.classification
 
 
-def client_ways(result: DiffResult, column: str) -> dict[str, tuple[int, str]]:
-    """way -> (cases, first path) over the cases the column ran."""
-    found: dict[str, list[str]] = {}
+LAYER_ORDER = (Layer.REASSEMBLY, Layer.STRICTNESS, Layer.TRANSPORT, Layer.TOOL_POLICY)
+"""The order a client's section shows the layers in: its headline first
+(reassembly and argument strictness, what a stream library is for), tool
+policy last (the application's job)."""
+
+LAYER_HEADING = {
+    Layer.REASSEMBLY: "Reassembly (which fragment belongs to which call, terminals, ordering)",
+    Layer.STRICTNESS: "Argument strictness (the arguments are one strict JSON object)",
+    Layer.TRANSPORT: "Transport and framing (the envelope, cut streams, provider errors)",
+    Layer.TOOL_POLICY: (
+        "Tool policy: the application's job (whether the tool exists and its input fits"
+        " the schema: the application must check this; the library does not claim to)"
+    ),
+}
+
+
+LAYER_COLUMN = {
+    Layer.TRANSPORT: "transport layer",  # the first column names the transport variant
+    Layer.TOOL_POLICY: "tool policy (the application's job)",
+}
+
+
+def client_ways(result: DiffResult, column: str) -> dict[tuple[Layer, str], tuple[int, str]]:
+    """(layer, way) -> (cases, first path) over the cases the column ran, in
+    :data:`LAYER_ORDER`; each disagreement under its one layer
+    (:meth:`CaseResult.layer_code`)."""
+    found: dict[tuple[Layer, str], list[str]] = {}
     for case in result.cases:
         outcome = case.outcomes.get(column)
         if outcome is None or not outcome.disagrees:
             continue
         # a cut client was judged against its prefix: the prefix's codes
         judged = case.judged[column][1] if column in case.judged else case
-        found.setdefault(way(judged, outcome), []).append(case.path)
-    return {w: (len(paths), min(paths)) for w, paths in sorted(found.items())}
+        layer = disagreement_layer(case.layer_code(column))
+        found.setdefault((layer, way(judged, outcome)), []).append(case.path)
+    return {
+        key: (len(paths), min(paths))
+        for key, paths in sorted(found.items(), key=lambda i: (LAYER_ORDER.index(i[0][0]), i[0][1]))
+    }
+
+
+def _layers_table(result: DiffResult, rows: list[tuple[str, str]]) -> list[str]:
+    """transport -> disagreements per layer (:data:`LAYER_ORDER`), from
+    :meth:`DiffResult.by_layer`."""
+    lines = [
+        "| transport | "
+        + " | ".join(LAYER_COLUMN.get(layer, layer.value) for layer in LAYER_ORDER)
+        + " |",
+        "| --- " * (len(LAYER_ORDER) + 1) + "|",
+    ]
+    for transport, column in rows:
+        counts = result.by_layer(column)
+        lines.append(
+            f"| `{transport}` | "
+            + " | ".join(str(counts[layer.value]) for layer in LAYER_ORDER)
+            + " |"
+        )
+    return lines
 
 
 def render_clients(
@@ -238,15 +331,17 @@ def render_clients(
         lines.append("")
         lines.append("| transport | " + " | ".join(SHORT[c] for c in SHORT) + " |")
         lines.append("| --- " * (len(SHORT) + 1) + "|")
-        plain_ways: dict[str, tuple[int, str]] = {}
-        findings: list[str] = []
+        plain_ways: dict[tuple[Layer, str], tuple[int, str]] = {}
+        findings: dict[Layer, list[str]] = {layer: [] for layer in LAYER_ORDER}
         not_applicable: list[str] = []
+        measured: list[tuple[str, str]] = []
         for transport in transports:
             if (name, transport) in skipped:
                 lines.append(f"| `{transport}` | " + " | ".join("n/a" for _ in SHORT) + " |")
                 not_applicable.append(f"`{transport}` ({skipped[(name, transport)]})")
                 continue
             info = columns[(name, transport)]
+            measured.append((transport, info.name))
             counts = result.counts(info.name)
             lines.append(
                 f"| `{transport}` | " + " | ".join(str(counts.get(c, 0)) for c in SHORT) + " |"
@@ -254,21 +349,33 @@ def render_clients(
             ways = client_ways(result, info.name)
             if transport == "plain":
                 plain_ways = ways
-            for what, (shown, path) in ways.items():
-                if transport != "plain" and plain_ways.get(what, (0, ""))[0] == shown:
+            for (layer, what), (shown, path) in ways.items():
+                if transport != "plain" and plain_ways.get((layer, what), (0, ""))[0] == shown:
                     continue  # as under plain
-                findings.append(f"- `{transport}`: {what}: {shown} cases, e.g. `{path}`")
+                findings[layer].append(f"- `{transport}`: {what}: {shown} cases, e.g. `{path}`")
         lines.append("")
         if not_applicable:
             lines.append("Not run: " + "; ".join(not_applicable) + ".")
             lines.append("")
-        if findings:
+        if any(findings.values()):
             lines.append(
-                "Disagreements (under `plain`; for another transport only those whose count"
-                " differs):"
+                "Disagreements by layer of responsibility (each counted under the lowest-layer"
+                " code of the verdict the client was judged against; reassembly when the"
+                " reference passes the turn):"
             )
             lines.append("")
-            lines.extend(findings)
+            lines.extend(_layers_table(result, measured))
+            lines.append("")
+            lines.append(
+                "What it does, its own layers first (under `plain`; for another transport"
+                " only those whose count differs):"
+            )
+            for layer in LAYER_ORDER:
+                if findings[layer]:
+                    lines.append("")
+                    lines.append(f"**{LAYER_HEADING[layer]}**")
+                    lines.append("")
+                    lines.extend(findings[layer])
         else:
             lines.append("Agrees with the reference on every case it ran.")
         lines.append("")

@@ -46,6 +46,9 @@ def citations() -> Iterator[tuple[str, str, str, str]]:
     """(adapter, operator, classification, path) for every claim's example."""
     adapter = None
     for line in block().splitlines():
+        if line.startswith("#### Tool policy"):  # the claim every adapter shares
+            adapter = None
+            continue
         heading = re.match(r"#### ([\w-]+) ", line)
         if heading:
             adapter = heading.group(1)
