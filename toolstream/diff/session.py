@@ -223,8 +223,13 @@ def _run(
 ) -> list[CaseResult]:
     """Every group judged against what it receives, merged into one row per
     case: the rows of the specs receiving the whole case, with each cut
-    client's outcome and the reference verdict of its prefix added."""
-    from toolstream.clients.harness import delivered_cases, serving
+    client's outcome and the reference verdict of its prefix added.
+
+    Cases whose cut delivers the same prefix to a client (the same content
+    address: the server plays them as one, the first case's bytes) are
+    judged once for that cut, and the row is shared: a client cannot tell
+    them apart, so its outcome is the same."""
+    from toolstream.clients.harness import cut_id, delivered_cases, serving
 
     groups: dict[str | None, list[LoadedAdapter]] = {}
     for item in loaded:
@@ -233,7 +238,21 @@ def _run(
     cuts = [cut for cut in groups if cut is not None]
     received = {cut: delivered_cases(cases, cut) for cut in cuts}
     profiles = {profile for item in clients for profile in item.info.profiles}
-    subjects = [received[cut] if cut is not None else list(cases) for cut in groups]
+    spread: dict[str, list[int]] = {}
+    subjects: list[list[Case]] = []
+    for cut in groups:
+        if cut is None:
+            subjects.append(list(cases))
+            continue
+        first: dict[str, int] = {}
+        unique: list[Case] = []
+        for prefix in received[cut]:
+            key = cut_id(cut, prefix.fixture)
+            if key not in first:
+                first[key] = len(unique)
+                unique.append(prefix)
+        spread[cut] = [first[cut_id(cut, prefix.fixture)] for prefix in received[cut]]
+        subjects.append(unique)
     server = (
         serving(cases, cuts, received=received, profiles=profiles)
         if clients
@@ -248,6 +267,12 @@ def _run(
             options=options,
         )
     by_cut = dict(zip(groups, results, strict=True))
+    for cut, index in spread.items():
+        by_cut[cut] = [by_cut[cut][i] for i in index]
+        shared = len(index) - len(set(index))
+        live = sum(1 for item in groups[cut] if item.adapter is not None)
+        if on_progress is not None and shared and live:
+            on_progress(shared * live)  # the shared runs count as done
     base = by_cut.get(None)
     if base is None:
         from toolstream.diff.runner import _case_result
