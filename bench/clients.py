@@ -16,7 +16,7 @@ does not depend on the other work):
   of ``toolstream.clients.TRANSPORTS``), rendered into a copy of
   docs/adapters.md in a temporary folder: nothing in the repository changes.
 
-The targets (issue 18): at most 60 s per client (plain) and 10 minutes for
+The targets: at most 60 s per client (plain) and 10 minutes for
 the matrix, on 2 cores with ``-j 2``.  See docs/performance.md.
 """
 

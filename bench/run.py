@@ -288,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
             def per_chunk(pair: dict[str, Any], row: dict[str, Any], name: str) -> float:
                 return float(pair["median"][name]) / row["stream_chunks"]
 
-            # The linear target (issue 7's decision): toolstream's time over the
+            # The linear target: toolstream's time over the
             # floor's, both with the GC paused, at the largest size against the
             # smallest.  A ratio of ratios: json.loads' own growth with the heap
             # cancels out, and what is left is whether toolstream's share grows.

@@ -32,10 +32,10 @@ different mutants or labels.  1.2.0: the ``openai-responses`` and
 ``bedrock`` profiles, the ``mismatch_done`` operator.  1.3.0: ``sample``
 no longer lets Hypothesis draw literals from the project's own source
 (which made the corpus depend on the install; ``_internal/constants.py``).
-1.4.0 (issue 13): the ``foreign_item`` operator (the closed world: another
+1.4.0: the ``foreign_item`` operator (the closed world: another
 wire's item -> ``unsupported_event``), ``whole_arguments`` (Responses
 arguments delivered whole in the done events), ``provider_error`` may end a
-Responses turn with ``response.failed``.  1.5.0 (issues 13, 14): the four new
+Responses turn with ``response.failed``.  1.5.0: the four new
 wires, ``gemini`` (whole calls and Vertex ``partialArgs``, with its operators
 ``restream_arguments``, ``late_call_id``, ``reassign_path``,
 ``retype_container``, ``skip_index``, ``break_continuation``,

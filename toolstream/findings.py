@@ -163,7 +163,7 @@ class Code(str, enum.Enum):
     ``function_call_arguments.done`` or ``output_item.done``) and they differ
     from the reassembled fragments byte for byte."""
 
-    # -- issue 14: Gemini / Vertex streamed arguments (partialArgs) and
+    # -- Gemini / Vertex streamed arguments (partialArgs) and
     # -- Bedrock InvokeModelWithResponseStream
 
     INVALID_JSON_PATH = "invalid_json_path"

@@ -1,4 +1,4 @@
-"""``toolstream serve`` endpoints of the issue-14 wire formats (gemini in both
+"""``toolstream serve`` endpoints of four wire formats (gemini in both
 framings and on Vertex's path, gemini-interactions, cohere, bedrock-invoke),
 fetched over 127.0.0.1 with the standard library's HTTP client: what comes
 back, read as a capture with toolstream's own readers and imported, is the

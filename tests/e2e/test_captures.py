@@ -417,7 +417,7 @@ CASES = [
         " answer after the tool result",
         calls=(("get_country",), ()),
     ),
-    # -- Gemini / Vertex AI streamGenerateContent (issue 14) -----------------------------------
+    # -- Gemini / Vertex AI streamGenerateContent ----------------------------------------------
     # The schema files are in the OpenAI tools shape; the request's own Gemini
     # functionDeclarations shape is read from the cassette above.
     Case(
@@ -450,7 +450,7 @@ CASES = [
         " an empty functionCall part ends each call, the last riding on STOP",
         calls=(("getWeather", "getWeather"),),
     ),
-    # -- Cohere v2 chat stream (issue 14) -----------------------------------------------------
+    # -- Cohere v2 chat stream ----------------------------------------------------------------
     Case(
         "cohere/vercel-cohere-tool-call-parallel2.jsonl",
         "cohere/vercel-cohere-tool-call-parallel2.json",

@@ -215,7 +215,7 @@ def test_adapter_predicate_refuses_what_cannot_run() -> None:
     assert info.value.usage
 
 
-# -- the issue-14 wires' slot pieces ---------------------------------------------------
+# -- the slot pieces of gemini, gemini-interactions, cohere, bedrock-invoke -----------
 
 
 def _merged_each_way(fixture: dict[str, Any]) -> None:

@@ -355,7 +355,7 @@ TEXT_OUT_OF_REACH = {"bedrock-invoke"}  # argument text inside base64 ``chunk.by
 def test_every_profile_locates_its_slots_and_fragments(profile: str) -> None:
     """The layer table check for shrink: each profile the validator knows
     provides ``slot_pieces``, and on its seed the slot and fragment passes
-    have something to work on (issue 12)."""
+    have something to work on."""
     cls = PROFILES[profile]
     assert "slot_pieces" in vars(cls) or any(
         "slot_pieces" in vars(base) for base in cls.__mro__[1:-2]

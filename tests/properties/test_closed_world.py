@@ -1,4 +1,4 @@
-"""The closed world (issue 13): every item of a turn is understood by its
+"""The closed world: every item of a turn is understood by its
 profile or blocks the turn.
 
 An item taken from another wire's vocabulary, inserted anywhere in a valid

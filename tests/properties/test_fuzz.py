@@ -423,7 +423,7 @@ def bedrock_events(draw: st.DrawFn) -> Any:
     return draw(_maybe(st.just({key: body})))
 
 
-# -- issue 14: gemini, gemini-interactions, cohere, bedrock-invoke ------------------------
+# -- gemini, gemini-interactions, cohere, bedrock-invoke ---------------------------------
 
 json_paths = _maybe(
     st.sampled_from(["$.city", "$.city", "$.a", "$.a[0]", "$.a[1]", "$['a']", "$", "city", "$.a.b"])
@@ -571,7 +571,6 @@ SHAPED: dict[str, Callable[[], st.SearchStrategy[Any]]] = {
     "anthropic": anthropic_events,
     "openai-responses": responses_events,
     "bedrock": bedrock_events,
-    # issue 14
     "gemini": gemini_chunks,
     "gemini-interactions": interactions_events,
     "cohere": cohere_events,

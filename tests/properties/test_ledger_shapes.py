@@ -1,4 +1,4 @@
-"""The profiles' promise to the ledger (issue 12): what ``Profile.tally``
+"""The profiles' promise to the ledger: what ``Profile.tally``
 and ``Profile.tally_item`` count for the items the profile vouches for never
 exceeds an exact walk of those items, and the depth they report is never
 below it, whatever extra, repeated or missing members the items hold.

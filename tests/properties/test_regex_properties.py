@@ -1,4 +1,4 @@
-"""Unicode property escapes in ``pattern`` (issue 13): general categories
+"""Unicode property escapes in ``pattern``: general categories
 are run, from :mod:`unicodedata`; scripts and binary properties are refused
 with the same finding as every other unsupported form."""
 

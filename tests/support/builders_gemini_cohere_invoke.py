@@ -1,4 +1,4 @@
-"""Builders for hand-written fixtures of the issue-14 wire formats: gemini
+"""Builders for hand-written fixtures of four wire formats: gemini
 (whole calls and Vertex ``partialArgs``), gemini-interactions, cohere and
 bedrock-invoke.  The project's own fixtures, not captures."""
 

@@ -132,7 +132,7 @@ def _build() -> list[Entry]:
             )
         ]
     )
-    # -- the closed world (issue 13) ----------------------------------------
+    # -- the closed world -----------------------------------------------------
     add(
         _chat(
             "unsupported_event",
@@ -966,11 +966,11 @@ def _build_responses_and_bedrock() -> list[Entry]:
 CATALOGUE.extend(_build_responses_and_bedrock())
 
 
-# -- issue 14: gemini, gemini-interactions, cohere, bedrock-invoke ---------------------
-def _build_new_wires() -> list[Entry]:
+# -- gemini, gemini-interactions, cohere, bedrock-invoke ------------------------------
+def _build_gemini_cohere_invoke() -> list[Entry]:
     from tests.support.catalogue_gemini_cohere_invoke import build
 
     return build(CATALOGUE, Entry)  # type: ignore[no-any-return]
 
 
-CATALOGUE.extend(_build_new_wires())
+CATALOGUE.extend(_build_gemini_cohere_invoke())

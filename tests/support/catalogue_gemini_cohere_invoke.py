@@ -1,4 +1,4 @@
-"""Catalogue entries for the issue-14 wire formats (gemini,
+"""Catalogue entries for four wire formats (gemini,
 gemini-interactions, cohere, bedrock-invoke): a minimal fixture for every
 code that applies to each, and one for each partialArgs rule.  Appended to
 ``tests.support.catalogue.CATALOGUE``; the codes that do not apply are listed in
@@ -52,8 +52,8 @@ _PARTIAL_CODES = {
     "path_type_conflict",
     "array_index_gap",
 }
-NEW_CODES = frozenset({*_PARTIAL_CODES, "unsupported_model_family"})
-"""The codes issue 14 added: none applies to the five older profiles."""
+GEMINI_COHERE_INVOKE_CODES = frozenset({*_PARTIAL_CODES, "unsupported_model_family"})
+"""The codes only these four formats have: none applies to the other five profiles."""
 NOT_APPLICABLE: dict[str, set[str]] = {
     "gemini": {
         "missing_slot",  # calls are numbered by the profile, in order

@@ -268,7 +268,8 @@ def test_registry_matches_the_enum_and_is_documented() -> None:
     for name in gemini_only:
         assert OPERATORS[name].profiles == ("gemini",), name
     # No late identity, no restatements, no choices (the Anthropic-like
-    # block formats of issue 14); the frames of InvokeModel are Anthropic's.
+    # block formats Interactions and Cohere); the frames of InvokeModel are
+    # Anthropic's.
     blocks_not = {
         "repeat_identity",
         "delay_identity",

@@ -1,4 +1,4 @@
-"""Hostile inputs for the issue-14 wire formats, in the style of
+"""Hostile inputs for gemini, gemini-interactions, cohere and bedrock-invoke, in the style of
 ``tests/unit/test_hostile.py``: each ends in a documented finding or a pass,
 never a traceback, a hang, a huge allocation or an executable call."""
 

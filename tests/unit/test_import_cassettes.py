@@ -792,7 +792,7 @@ def test_real_gemini_cassette_tools_convert_and_reach_detection(
 @pytest.mark.xfail(
     "gemini" not in toolstream.profiles.PROFILES,
     strict=True,
-    reason="needs the gemini profile (issue 14)",
+    reason="needs the gemini profile",
 )
 def test_real_gemini_cassette_verdicts(tmp_path: Path) -> None:
     """Interaction 0: one whole functionCall get_country with args {} (and a

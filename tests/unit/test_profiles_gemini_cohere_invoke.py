@@ -1,4 +1,4 @@
-"""The issue-14 wire formats: gemini (whole calls and Vertex partialArgs),
+"""Four wire formats: gemini (whole calls and Vertex partialArgs),
 gemini-interactions, cohere and bedrock-invoke.  The validator's bar for
 each: every applicable code in the catalogue, a valid fragmented call
 passes with the exact call, re-splitting at every boundary keeps the

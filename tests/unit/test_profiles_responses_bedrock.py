@@ -36,7 +36,7 @@ from tests.support.builders import (
     responses_turn,
 )
 from tests.support.catalogue import CATALOGUE
-from tests.support.catalogue_gemini_cohere_invoke import NEW_CODES
+from tests.support.catalogue_gemini_cohere_invoke import GEMINI_COHERE_INVOKE_CODES
 from toolstream import Code, Gate, validate
 
 NEW_PROFILES = ("openai-responses", "bedrock")
@@ -79,7 +79,7 @@ def test_bedrock_fragmented_call_passes_with_exact_call() -> None:
 @pytest.mark.parametrize("profile", NEW_PROFILES)
 def test_every_applicable_code_has_a_catalogue_entry(profile: str) -> None:
     covered = {e.code for e in CATALOGUE if e.profile == profile}
-    assert covered == {c.value for c in Code} - NOT_APPLICABLE[profile] - NEW_CODES
+    assert covered == {c.value for c in Code} - NOT_APPLICABLE[profile] - GEMINI_COHERE_INVOKE_CODES
 
 
 ARGUMENT_TEXTS = [
@@ -227,7 +227,7 @@ def test_responses_needs_response_completed() -> None:
     ("end", "status", "reason", "codes"),
     [
         ("response.incomplete", "incomplete", "max_output_tokens", ["wrong_terminal_reason"]),
-        # failed is also the provider's error (issue 13): provider_error first
+        # failed is also the provider's error: provider_error first
         ("response.failed", "failed", None, ["provider_error", "wrong_terminal_reason"]),
     ],
 )
