@@ -33,7 +33,7 @@ from toolstream.diff.classify import DISAGREEMENTS
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "corpus" / "cases"
 OPERATORS = ("reuse_slot", "corrupt_json", "schema_violation", "truncate", "drop_id", "refragment")
-PER_OPERATOR = 2
+PER_OPERATOR = 1
 FILTER = {"client": "openai-chat-create", "layer": "reassembly"}
 
 
