@@ -183,6 +183,9 @@ def test_the_browser_shows_the_jsons_numbers_and_fetches_nothing(
         and r["attrs"]["data-layer"] == FILTER["layer"]
     ]
     assert visible == wanted and 0 < len(visible) < len(rows)
+    # each case's reference-beside-library row is shown with its case, hidden with it
+    details = [e for e in dom.elements if e["attrs"].get("class") == "case-detail"]
+    assert [("hidden" in d["attrs"]) for d in details] == [("hidden" in r["attrs"]) for r in rows]
     (counter,) = dom.find("span", id="shown")
     assert counter["text"] == f"{len(visible)} of {len(rows)} disagreement(s) shown"
 
