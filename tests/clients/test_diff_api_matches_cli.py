@@ -16,7 +16,7 @@ from tests.support.diff_fixtures import needs
 from toolstream.cli import cli
 from toolstream.clients.transports import TRANSPORTS
 from toolstream.diff import diff_corpus, judge_case
-from toolstream.diff.session import RunSpec, client_specs, parse_spec
+from toolstream.diff.session import RunSpec, client_specs, cut_of, parse_spec
 
 CLIENT = "openai-chat-create"
 
@@ -105,5 +105,6 @@ def test_spec_text_round_trips() -> None:
     for text in texts:
         assert parse_spec(text).text == text
     assert parse_spec("client:a@plain").text == "client:a"
-    assert parse_spec("client:a@cut-close").cut == "cut-close"
-    assert parse_spec("client:a@split").cut is None
+    assert cut_of(parse_spec("client:a@cut-close")) == "cut-close"
+    assert cut_of(parse_spec("client:a@split")) is None
+    assert cut_of(parse_spec("cmd:python x.py")) is None

@@ -43,16 +43,6 @@ class RunSpec:
             return f"{self.kind}:{self.name}"
         return self.name
 
-    @property
-    def cut(self) -> str | None:
-        """The cut transport this spec's client receives, else None."""
-        from toolstream.clients.transports import cut_transport
-
-        if self.kind == "client" and cut_transport(self.transport):
-            return self.transport
-        return None
-
-
 def parse_spec(text: str | RunSpec) -> RunSpec:
     """The one parse of a spec's text (a :class:`RunSpec` is returned as is)."""
     if isinstance(text, RunSpec):

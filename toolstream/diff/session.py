@@ -107,6 +107,17 @@ Event = RunStarted | CaseFinished | RunFinished
 # -- the session ----------------------------------------------------------------
 
 
+def cut_of(spec: RunSpec) -> str | None:
+    """The cut transport a client spec's client receives (``cut-chunked``,
+    ``cut-close``), else None.  The diff asks the clients' transports: the
+    spec itself, below the clients, knows no transport."""
+    from toolstream.clients.transports import cut_transport
+
+    if spec.kind == "client" and cut_transport(spec.transport):
+        return spec.transport
+    return None
+
+
 def _paths(corpus: str | Path | Sequence[str | Path]) -> list[str | Path]:
     if isinstance(corpus, (str, Path)):
         return [corpus]
@@ -233,7 +244,7 @@ def _run(
 
     groups: dict[str | None, list[LoadedAdapter]] = {}
     for item in loaded:
-        groups.setdefault(parse_spec(item.info.spec).cut, []).append(item)
+        groups.setdefault(cut_of(parse_spec(item.info.spec)), []).append(item)
     clients = [item for item in loaded if parse_spec(item.info.spec).kind == "client"]
     cuts = [cut for cut in groups if cut is not None]
     received = {cut: delivered_cases(cases, cut) for cut in cuts}
