@@ -84,8 +84,11 @@ def _write_html(result: DiffResult, path: str) -> None:
 def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
     """A client spec for every client x transport."""
     from toolstream.clients import CLIENTS
+    from toolstream.clients.versions import expand_client_values, split_version
 
-    wanted = [n.strip() for value in names for n in value.split(",") if n.strip()]
+    wanted = expand_client_values(
+        n.strip() for value in names for n in value.split(",") if n.strip()
+    )
     variants = [t.strip() for t in transports.split(",") if t.strip()]
     if names and not wanted:
         raise click.UsageError("--client needs a client name (see --list-clients)")
@@ -93,9 +96,28 @@ def _client_specs(names: tuple[str, ...], transports: str) -> list[RunSpec]:
         raise click.UsageError("--transport needs a transport name")
     specs = client_specs(wanted, variants)  # NAME@TRANSPORT: that transport only
     for spec in specs:
-        if spec.name not in CLIENTS:
-            raise click.UsageError(f"unknown client {spec.name!r}; known: {', '.join(CLIENTS)}")
+        base, _ = split_version(spec.name)
+        if base not in CLIENTS:
+            raise click.UsageError(f"unknown client {base!r}; known: {', '.join(CLIENTS)}")
     return specs
+
+
+def _prepare_versions(specs: list[RunSpec]) -> None:
+    """Build (or find cached) the environment of every ``NAME==VERSION``,
+    saying so on stderr; a version that cannot run is one line, exit 64."""
+    from toolstream.clients.registry import get_client
+    from toolstream.clients.versions import VersionError, prepare_env, split_version
+
+    err = console(stderr=True)
+    for name in dict.fromkeys(spec.name for spec in specs):
+        base, version = split_version(name)
+        if version is None:
+            continue
+        try:
+            get_client(name)
+            prepare_env(get_client(base), version, progress=lambda text: err.print(Text(text)))
+        except (KeyError, VersionError) as error:
+            raise Misuse(str(error).strip("'\"")) from None
 
 
 def _write_repro_dir(result: Any, directory: str, err: Any, *, quiet: bool) -> None:
@@ -335,6 +357,7 @@ def diff(
     baseline or report file written).
     """
     clients = _client_specs(client_names, transports)
+    _prepare_versions(clients)
     specs: list[RunSpec] = [
         *(parse_spec(a) for a in adapter_specs),
         *(RunSpec("lines" if protocol == "lines" else "cmd", c) for c in commands),

@@ -47,6 +47,7 @@ __all__ = [
     "Target",
     "fixture_tool_choice",
     "fixture_tools",
+    "http_module",
     "json_text",
     "refused",
     "shared_async_http_client",
@@ -141,6 +142,11 @@ class Client(abc.ABC):
     driver says so: a driver that keeps per-run state in one place (one node
     process answering one line at a time) must not."""
 
+    oldest: str | None = None
+    """The oldest release of ``packages[0]`` the driver adapts to
+    (``--client NAME==VERSION``, :mod:`toolstream.clients.versions`); ``None``:
+    the driver runs only at the pinned version."""
+
     framing: str = "sse"
     """How the bodies the client reads are framed (``sse``, ``eventstream``):
     a transport variant for SSE text (``crlf``, ``cr``, ``keepalive``) does
@@ -170,35 +176,52 @@ class Client(abc.ABC):
         """Make the case's request through the library; see the module docstring."""
 
 
-_HTTP: list[Any] = []
+_HTTP: dict[str, Any] = {}
 _SHARED = threading.Lock()
 
 
-def shared_http_client() -> Any:
-    """One ``httpx2.Client`` per process, handed to every openai / anthropic
-    client as ``http_client``: building the SDK's default one costs a TLS
-    context (tens of milliseconds) per case.  The SDKs still set each
-    request's timeout from their own ``timeout``."""
+def http_module(sdk: str | None = None) -> Any:
+    """The HTTP library an SDK (``openai``, ``anthropic``) is built on:
+    ``httpx2`` since openai 3.0.0, ``httpx`` before (its ``_base_client``
+    imports the one it checks ``http_client`` against).  Without ``sdk``:
+    ``httpx2``."""
+    if sdk is not None:
+        import importlib
+
+        base = importlib.import_module(f"{sdk}._base_client")
+        for name in ("httpx2", "httpx"):
+            module = getattr(base, name, None)
+            if getattr(module, "__name__", None) in ("httpx", "httpx2"):
+                return module
     import httpx2
 
+    return httpx2
+
+
+def shared_http_client(sdk: str | None = None) -> Any:
+    """One ``Client`` of the SDK's HTTP library (:func:`http_module`) per
+    process, handed to every openai / anthropic client as ``http_client``:
+    building the SDK's default one costs a TLS context (tens of
+    milliseconds) per case.  The SDKs still set each request's timeout from
+    their own ``timeout``."""
+    module = http_module(sdk)
     with _SHARED:
-        if not _HTTP:
-            _HTTP.append(httpx2.Client())
-    return _HTTP[0]
+        if module.__name__ not in _HTTP:
+            _HTTP[module.__name__] = module.Client()
+    return _HTTP[module.__name__]
 
 
-_ASYNC: list[Any] = []
+_ASYNC: dict[str, Any] = {}
 
 
-def shared_async_http_client() -> Any:
-    """The ``httpx2.AsyncClient`` counterpart (LangChain builds one per model
-    even when only the sync path runs)."""
-    import httpx2
-
+def shared_async_http_client(sdk: str | None = None) -> Any:
+    """The ``AsyncClient`` counterpart (LangChain builds one per model even
+    when only the sync path runs)."""
+    module = http_module(sdk)
     with _SHARED:
-        if not _ASYNC:
-            _ASYNC.append(httpx2.AsyncClient())
-    return _ASYNC[0]
+        if module.__name__ not in _ASYNC:
+            _ASYNC[module.__name__] = module.AsyncClient()
+    return _ASYNC[module.__name__]
 
 
 def refused(error: BaseException, count: int, unit: str) -> AdapterResult:

@@ -75,6 +75,7 @@ from toolstream.clients.base import (
     Target,
     fixture_tool_choice,
     fixture_tools,
+    http_module,
     json_text,
     shared_async_http_client,
     shared_http_client,
@@ -156,13 +157,18 @@ class LangChainOpenAI(Client):
     profiles = ("openai", "mistral")
     concurrent_runs = True  # a chat model per case (see the module docstring)
 
+    oldest = "1.0.0"
+    """Its first 1.x release; the openai SDK under it may be older than 3.0.0
+    and take an ``httpx`` client (:func:`http_module`)."""
+
     def load(self) -> None:
         import langchain_openai  # noqa: F401
 
     def drive(self, target: Target, fixture: Mapping[str, Any]) -> AdapterResult:
-        import httpx2
         import openai
         from langchain_openai import ChatOpenAI
+
+        httpx = http_module("openai")
 
         deadline = Deadline(target)
         model = ChatOpenAI(
@@ -172,8 +178,8 @@ class LangChainOpenAI(Client):
             max_retries=0,
             timeout=target.timeout,
             streaming=True,
-            http_client=shared_http_client(),
-            http_async_client=shared_async_http_client(),
+            http_client=shared_http_client("openai"),
+            http_async_client=shared_async_http_client("openai"),
         )
         tools = [
             {"type": "function", "function": {"name": name, "parameters": schema}}
@@ -185,7 +191,7 @@ class LangChainOpenAI(Client):
         try:
             with library_raised(where):
                 return summed_result(bound.stream(MESSAGES), deadline)
-        except (openai.APIError, httpx2.TransportError) as error:
+        except (openai.APIError, httpx.TransportError) as error:
             return AdapterResult.rejection(f"{type(error).__name__}: {error}")
         except ValueError as error:
             if not empty_stream(error):

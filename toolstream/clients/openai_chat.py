@@ -46,6 +46,7 @@ from toolstream.clients.base import (
     Target,
     fixture_tool_choice,
     fixture_tools,
+    http_module,
     shared_http_client,
 )
 
@@ -55,15 +56,43 @@ MESSAGES = [{"role": "user", "content": "toolstream case"}]
 
 
 def openai_refusals() -> tuple[type[BaseException], ...]:
-    import httpx2
     import openai
 
     return (
         openai.APIError,
         openai.LengthFinishReasonError,
         openai.ContentFilterFinishReasonError,
-        httpx2.TransportError,
+        http_module("openai").TransportError,
     )
+
+
+def stream_state_class() -> Any:
+    """openai's ``ChatCompletionStreamState``: public from 1.56.0, in the
+    private ``_completions`` module from 1.40.0 on."""
+    try:
+        from openai.lib.streaming.chat import ChatCompletionStreamState
+    except ImportError:
+        from openai.lib.streaming.chat._completions import ChatCompletionStreamState
+    return ChatCompletionStreamState
+
+
+def new_stream_state(tools: list[Any]) -> Any:
+    """A ``ChatCompletionStreamState`` for the case's tools; before 1.56.0 its
+    ``input_tools`` and ``response_format`` had no default (``NOT_GIVEN``)."""
+    import inspect
+
+    import openai
+
+    state_class = stream_state_class()
+    required = {
+        name
+        for name, parameter in inspect.signature(state_class).parameters.items()
+        if parameter.kind is parameter.KEYWORD_ONLY and parameter.default is parameter.empty
+    }
+    kwargs: dict[str, Any] = {name: openai.NOT_GIVEN for name in required}
+    if tools:
+        kwargs["input_tools"] = tools
+    return state_class(**kwargs)
 
 
 def openai_client(target: Target) -> Any:
@@ -74,7 +103,7 @@ def openai_client(target: Target) -> Any:
         base_url=target.v1,
         max_retries=0,
         timeout=target.timeout,
-        http_client=shared_http_client(),
+        http_client=shared_http_client("openai"),
     )
 
 
@@ -127,11 +156,16 @@ class _OpenAIClient(Client):
     packages = ("openai", "httpx2")
     profiles = ("openai", "mistral")
     concurrent_runs = True  # a client and a stream state per case; httpx2.Client is thread-safe
+    oldest = "1.40.0"
+    """The first release with ``ChatCompletionStreamState`` and the chat
+    ``stream()`` helper (then under ``client.beta``); before 3.0.0 the SDK
+    takes an ``httpx`` client, from 3.0.0 an ``httpx2`` one."""
 
     def load(self) -> None:
-        import httpx2  # noqa: F401
         import openai  # noqa: F401
-        from openai.lib.streaming.chat import ChatCompletionStreamState  # noqa: F401
+
+        stream_state_class()
+        http_module("openai")
 
     def where(self) -> str:
         import openai
@@ -146,19 +180,13 @@ class OpenAIChatCreate(_OpenAIClient):
     api = "chat.completions.create(stream=True) + ChatCompletionStreamState"
 
     def drive(self, target: Target, fixture: Mapping[str, Any]) -> AdapterResult:
-        from openai.lib.streaming.chat import ChatCompletionStreamState
-
         deadline = Deadline(target)
         tools = chat_tools(fixture, strict=False)
         client = openai_client(target)
         chunks = 0
         try:
             with library_raised(self.where()):
-                state = (
-                    ChatCompletionStreamState(input_tools=tools)
-                    if tools
-                    else (ChatCompletionStreamState())
-                )
+                state = new_stream_state(tools)
                 with client.chat.completions.create(
                     stream=True, **chat_request(fixture, tools)
                 ) as stream:
@@ -185,7 +213,11 @@ class OpenAIChatStream(_OpenAIClient):
         events = 0
         try:
             with library_raised(self.where()):
-                with client.chat.completions.stream(**chat_request(fixture, tools)) as stream:
+                # chat.completions.stream() was client.beta.chat.completions.stream() first
+                completions = client.chat.completions
+                if not hasattr(completions, "stream"):
+                    completions = client.beta.chat.completions
+                with completions.stream(**chat_request(fixture, tools)) as stream:
                     for _event in stream:
                         events += 1
                         deadline.check()

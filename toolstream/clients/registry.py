@@ -6,6 +6,8 @@ add new ones, never rename.
 
 from __future__ import annotations
 
+import threading
+
 from toolstream.clients.anthropic_messages import AnthropicMessagesStream
 from toolstream.clients.base import Client
 from toolstream.clients.boto3_converse import Boto3ConverseStream
@@ -68,7 +70,22 @@ CHEAP: tuple[str, ...] = (
 
 
 def get_client(name: str) -> Client:
+    """The client ``name``; ``NAME==VERSION``: its driver on that release of
+    its library, in an environment of its own (:mod:`toolstream.clients.versions`)."""
+    from toolstream.clients.versions import VersionedClient, split_version
+
+    base, version = split_version(name)
     try:
-        return CLIENTS[name]
+        client = CLIENTS[base]
     except KeyError:
-        raise KeyError(f"unknown client {name!r}; known: {', '.join(CLIENTS)}") from None
+        raise KeyError(f"unknown client {base!r}; known: {', '.join(CLIENTS)}") from None
+    if version is None:
+        return client
+    if base not in PYTHON_CLIENTS:
+        raise KeyError(f"client {base!r} runs only at its pinned version (a JavaScript client)")
+    with _VERSIONED_LOCK:
+        return _VERSIONED.setdefault(name, VersionedClient(client, version))
+
+
+_VERSIONED: dict[str, Client] = {}
+_VERSIONED_LOCK = threading.Lock()

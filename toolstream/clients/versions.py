@@ -1,0 +1,389 @@
+"""Any released version of a Python client library: ``--client NAME==VERSION``.
+
+The library at that version is installed, with the distributions it
+drives beside it at the versions installed here where they still resolve,
+in a virtual environment of its own, cached under
+``$XDG_CACHE_HOME/toolstream/envs/`` (``~/.cache/toolstream/envs/``): ``uv``
+when it is on PATH, pip otherwise.  The same driver then runs there, in a
+worker process (:mod:`toolstream.clients.version_worker`) that answers one
+JSON line per case, so the library is driven exactly as the pinned one.
+
+A version older than the oldest the driver supports (``Client.oldest``) is
+refused in one line; an import error in the worker (a driver or a library
+part missing from that environment) is an environment error
+(:class:`~toolstream.adapters.base.AdapterUnavailable`: the case is not
+run), never the library's behaviour.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Final
+
+import toolstream
+from toolstream.adapters.base import NO_INPUT, AdapterCall, AdapterResult, AdapterUnavailable
+from toolstream.clients.base import Client, Target
+
+__all__ = [
+    "ENV_DIR_VARIABLE",
+    "VersionError",
+    "VersionedClient",
+    "env_root",
+    "expand_client_values",
+    "prepare_env",
+    "split_version",
+    "version_key",
+]
+
+ENV_DIR_VARIABLE: Final = "TOOLSTREAM_ENV_DIR"
+"""Overrides where the per-version environments are cached."""
+
+_DONE: Final = "toolstream-env.json"
+"""Written last into a finished environment: what it holds."""
+
+
+class VersionError(ValueError):
+    """A version that cannot be run (older than the driver supports, or not
+    installable); the message is one line."""
+
+
+def split_version(name: str) -> tuple[str, str | None]:
+    """``NAME==VERSION`` -> (NAME, VERSION); ``NAME`` -> (NAME, None)."""
+    base, sep, version = name.partition("==")
+    return base, (version if sep else None)
+
+
+def version_key(version: str) -> tuple[tuple[int, ...], str]:
+    """An order for release numbers: the numeric release first (``1.10`` after
+    ``1.9``), then the rest of the text (a pre-release sorts before its
+    release: ``1.0.0rc1`` < ``1.0.0``)."""
+    match = re.match(r"(\d+(?:\.\d+)*)(.*)", version.strip())
+    if match is None:
+        return ((), version)
+    numbers = tuple(int(n) for n in match.group(1).split("."))
+    numbers = numbers + (0,) * (4 - len(numbers)) if len(numbers) < 4 else numbers
+    rest = match.group(2)
+    return (numbers, "~" if not rest else rest)  # "~" sorts after any pre-release tag
+
+
+def expand_client_values(values: Iterable[str]) -> list[str]:
+    """``--client`` pieces, split on commas, with ``NAME==A,B,C`` read as
+    ``NAME==A``, ``NAME==B``, ``NAME==C`` (a piece starting with a digit after a
+    versioned name is another version of it)."""
+    out: list[str] = []
+    last: str | None = None
+    for piece in values:
+        if last is not None and re.match(r"\d", piece) and "==" not in piece:
+            out.append(f"{last}=={piece}")
+            continue
+        out.append(piece)
+        name, version = split_version(piece.partition("@")[0])
+        last = name if version is not None else None
+    return out
+
+
+# -- the environments ------------------------------------------------------------------
+
+
+def env_root() -> Path:
+    """Where the environments are cached."""
+    override = os.environ.get(ENV_DIR_VARIABLE)
+    if override:
+        return Path(override)
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "toolstream" / "envs"
+
+
+def _requirements(client: Client, version: str, *, pinned: bool) -> list[str]:
+    """The library at ``version``, and the other distributions the driver
+    needs (at the versions installed here when ``pinned``)."""
+    library, *others = client.packages
+    out = [f"{library}=={version}"]
+    for name in others:
+        installed = _installed(name) if pinned else None
+        out.append(f"{name}=={installed}" if installed else name)
+    return out
+
+
+def _installed(name: str) -> str | None:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _env_dir(client: Client, version: str) -> Path:
+    python = f"py{sys.version_info.major}{sys.version_info.minor}"
+    digest = hashlib.sha256(
+        json.dumps(_requirements(client, version, pinned=True)).encode()
+    ).hexdigest()[:10]
+    return env_root() / f"{client.packages[0]}-{version}-{python}-{digest}"
+
+
+def _installer() -> list[str] | None:
+    """``uv pip install`` when uv is on PATH, else None (pip then)."""
+    uv = shutil.which("uv")
+    return [uv, "pip", "install", "--quiet"] if uv else None
+
+
+def _run(command: Sequence[str], what: str) -> None:
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
+        last = lines[-1].strip() if lines else f"exit status {done.returncode}"
+        raise VersionError(f"{what}: {last}")
+
+
+def _python(env: Path) -> Path:
+    return env / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def prepare_env(
+    client: Client, version: str, *, progress: Callable[[str], None] | None = None
+) -> Path:
+    """The environment of ``client``'s library at ``version``, built when it
+    is not cached yet.  Raises :class:`VersionError` (one line)."""
+    check_supported(client, version)
+    env = _env_dir(client, version)
+    if (env / _DONE).is_file():
+        return env
+    say = progress or (lambda text: None)
+    env.parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=env.name + ".", dir=env.parent))
+    try:
+        say(f"building an environment for {client.packages[0]}=={version} in {env}")
+        uv = _installer()
+        if uv is not None:
+            _run([uv[0], "venv", "--quiet", "--python", sys.executable, str(building)], "uv venv")
+        else:
+            _run([sys.executable, "-m", "venv", str(building)], "python -m venv")
+        python = str(_python(building))
+        install = (
+            [*uv, "--python", python] if uv is not None else [python, "-m", "pip", "install", "-q"]
+        )
+        try:
+            _run([*install, *_requirements(client, version, pinned=True)], "install")
+            requirements = _requirements(client, version, pinned=True)
+        except VersionError:
+            # the versions installed here do not resolve with this release:
+            # let the installer choose the others
+            say(f"{client.packages[0]}=={version}: the pinned companions do not resolve; unpinned")
+            requirements = _requirements(client, version, pinned=False)
+            _run(
+                [*install, *requirements],
+                f"cannot install {client.packages[0]}=={version}",
+            )
+        installed = {name: _env_version(python, name) for name in dict.fromkeys(client.packages)}
+        (building / _DONE).write_text(
+            json.dumps({"requirements": requirements, "installed": installed}, sort_keys=True)
+            + "\n",
+            encoding="utf-8",
+        )
+        if env.exists():  # another run finished it first
+            shutil.rmtree(building, ignore_errors=True)
+        else:
+            building.rename(env)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+    return env
+
+
+def _env_version(python: str, name: str) -> str | None:
+    done = subprocess.run(
+        [python, "-c", f"import importlib.metadata as m; print(m.version({name!r}))"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def check_supported(client: Client, version: str) -> None:
+    """Raise :class:`VersionError` when ``version`` is older than the oldest
+    the driver supports, or the driver declares none (it was never tried on
+    another version)."""
+    oldest = client.oldest
+    if oldest is None:
+        raise VersionError(
+            f"client {client.name!r} runs only at its pinned version (its driver declares"
+            " no oldest supported version)"
+        )
+    if version_key(version) < version_key(oldest):
+        raise VersionError(
+            f"client {client.name!r} supports {client.packages[0]} {oldest} and later,"
+            f" not {version}"
+        )
+
+
+# -- the worker ------------------------------------------------------------------------
+
+
+def _shim() -> Path:
+    """A folder holding only ``toolstream`` (a link to this package), for the
+    worker's ``PYTHONPATH``: the environment sees this toolstream and none of
+    the packages installed beside it here."""
+    package = Path(toolstream.__file__).resolve().parent
+    digest = hashlib.sha256(str(package).encode()).hexdigest()[:10]
+    shim = env_root() / f"toolstream-{digest}"
+    link = shim / "toolstream"
+    if not link.exists():
+        shim.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileExistsError):
+            link.symlink_to(package, target_is_directory=True)
+    return shim
+
+
+class _CrashInWorker(Exception):
+    """Stands for an exception raised in the worker (renamed to its type)."""
+
+
+def _crash(data: Mapping[str, Any]) -> BaseException:
+    name = str(data.get("type") or "Exception")
+    kind: type[_CrashInWorker] = type(name, (_CrashInWorker,), {})
+    error = kind(str(data.get("message", "")))
+    # what classify_crash reads (add_note is Python 3.11+)
+    error.__notes__ = [str(note) for note in data.get("notes") or ()]  # type: ignore[attr-defined]
+    return error
+
+
+def result_from_json(data: Mapping[str, Any]) -> AdapterResult:
+    """An :class:`AdapterResult` as the worker wrote it (:func:`result_to_json`)."""
+    return AdapterResult(
+        calls=tuple(
+            AdapterCall(
+                id=c.get("id"),
+                name=c.get("name"),
+                arguments=c.get("arguments"),
+                input=c["input"] if "input" in c else NO_INPUT,
+            )
+            for c in data.get("calls") or ()
+        ),
+        rejected=bool(data.get("rejected")),
+        invalid=tuple(data.get("invalid") or ()),
+        finish_reason=data.get("finish_reason"),
+        reason=data.get("reason"),
+    )
+
+
+def result_to_json(result: AdapterResult) -> dict[str, Any]:
+    from toolstream.diff.classify import json_safe
+
+    return {
+        "calls": [
+            {
+                "id": json_safe(c.id),
+                "name": json_safe(c.name),
+                "arguments": json_safe(c.arguments),
+                **({"input": json_safe(c.input)} if c.input is not NO_INPUT else {}),
+            }
+            for c in result.calls
+        ],
+        "rejected": result.rejected,
+        "invalid": list(result.invalid),
+        "finish_reason": result.finish_reason,
+        "reason": result.reason,
+    }
+
+
+class VersionedClient(Client):
+    """``base``'s driver run on its library at ``pinned``, in that
+    version's environment (see the module docstring)."""
+
+    def __init__(self, base: Client, pinned: str) -> None:
+        self.base = base
+        self.pinned = pinned
+        self.name = f"{base.name}=={pinned}"
+        self.packages = base.packages
+        self.profiles = base.profiles
+        self.extra = base.extra
+        self.framing = base.framing
+        self.oldest = base.oldest
+        self.concurrent_runs = False  # one worker answers one line at a time
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen[str] | None = None
+        self._problem: str | None = None
+        self._version: str | None = None
+        self._checked = False
+
+    def load(self) -> None:
+        problem = self.available()
+        if problem is not None:
+            raise ImportError(problem)
+
+    def available(self) -> str | None:
+        with self._lock:
+            if not self._checked:
+                self._checked = True
+                try:
+                    self._start()
+                except VersionError as error:
+                    self._problem = str(error)
+            return self._problem
+
+    def version(self) -> str | None:
+        self.available()
+        return self._version or self.pinned
+
+    def _start(self) -> None:
+        env = prepare_env(self.base, self.pinned)
+        shim = _shim()
+        process = subprocess.Popen(
+            [str(_python(env)), "-m", "toolstream.clients.version_worker", self.base.name],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(shim), "PYTHONDONTWRITEBYTECODE": "1"},
+        )
+        hello = self._answer(process)
+        if "environment" in hello:
+            process.kill()
+            process.wait()
+            raise VersionError(
+                f"client {self.name!r}: environment error in {env}: {hello['environment']}"
+            )
+        self._version = hello.get("version")
+        self._process = process
+
+    @staticmethod
+    def _answer(process: subprocess.Popen[str]) -> dict[str, Any]:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        if not line:
+            code = process.wait()
+            return {"environment": f"the worker exited ({code}) without answering"}
+        answer = json.loads(line)
+        return answer if isinstance(answer, dict) else {"environment": "unreadable answer"}
+
+    def drive(self, target: Target, fixture: Mapping[str, Any]) -> AdapterResult:
+        problem = self.available()
+        if problem is not None or self._process is None:
+            raise AdapterUnavailable(self.name, self.packages[0], extra=None)
+        with self._lock:
+            process = self._process
+            assert process.stdin is not None
+            process.stdin.write(json.dumps({"target": asdict(target), "fixture": fixture}) + "\n")
+            process.stdin.flush()
+            answer = self._answer(process)
+        if "environment" in answer:
+            # an import error is the environment's, never the library's behaviour
+            raise AdapterUnavailable(
+                self.name, self.packages[0], extra=None, cause=ImportError(answer["environment"])
+            )
+        if "crash" in answer:
+            raise _crash(answer["crash"])
+        return result_from_json(answer["result"])
