@@ -26,7 +26,7 @@ from ._internal.operators import REGISTRY as OPERATORS
 from ._internal.operators import Operator, OperatorInfo
 from ._internal.scratch import valid_turns
 
-GENERATOR_VERSION = "1.5.0"
+GENERATOR_VERSION = "1.6.0"
 """Bumped whenever the same (seed, operators, Hypothesis seed) may draw
 different mutants or labels.  1.2.0: the ``openai-responses`` and
 ``bedrock`` profiles, the ``mismatch_done`` operator.  1.3.0: ``sample``
@@ -43,7 +43,13 @@ wires, ``gemini`` (whole calls and Vertex ``partialArgs``, with its operators
 ``non_finite_value``, ``unnormalized_path``), ``gemini-interactions``,
 ``cohere`` and ``bedrock-invoke``; the ``whole_message`` (Anthropic
 whole-message delivery), ``drop_call_end`` (a call's own end never comes) and
-``cut_frame`` (an InvokeModel ``chunk`` frame cut in half) operators."""
+``cut_frame`` (an InvokeModel ``chunk`` frame cut in half) operators.
+1.6.0: server dialects for Chat Completions (``Wire.dialects``; a seed's
+``message``/``text`` copies of its deltas are rendered again from each
+chunk), the ``dialect_member`` operator, ``foreign_item`` may insert a
+chat chunk with an unreviewed member or a copy that disagrees with its
+delta; a Gemini whole call without ``args`` is the no-argument call
+``{}`` (``empty_arguments`` no longer applies to gemini)."""
 
 __all__ = [
     "GENERATOR_VERSION",

@@ -109,3 +109,66 @@ def test_both_file_routes_read_dialects_alike() -> None:
     assert report.status == "pass" and report.dialects == ("groq", "reasoning_content")
     closed = validate_bytes(data, dialects=())
     assert closed.status == "blocked" and closed.dialects == ()
+
+
+def _dialect_server_cassette(tmp_path: Path) -> Path:
+    # A server that repeats each delta as choices[].message, its content as
+    # choices[].text, and adds a token id and a seed (Together-style), with
+    # reasoning before the call: every reviewed kind at once, hand-written.
+    from tests.support.cassettes import WEATHER, sse, vcr_interaction, vcr_yaml
+
+    stream = [
+        {"choices": [{"index": 0, "delta": {"role": "assistant", "reasoning_content": "Hm"}}]},
+        *weather_call(),
+    ]
+    for item in stream:
+        item.update({"id": "gen-1", "object": "chat.completion.chunk", "model": "m"})
+        for choice in item["choices"]:
+            choice["delta"]["token_id"] = 7
+            choice["seed"] = None
+            choice["text"] = choice["delta"].get("content") or ""
+            choice["message"] = json.loads(json.dumps(choice["delta"]))
+    tools = [{"type": "function", "function": {"name": "weather", "parameters": WEATHER}}]
+    path = tmp_path / "dialect.cassette.yaml"
+    path.write_bytes(vcr_yaml(vcr_interaction({"tools": tools}, sse(stream, done=True))))
+    return path
+
+
+def test_generate_from_a_dialect_server_recording_makes_labelled_mutants(tmp_path: Path) -> None:
+    capture = _dialect_server_cassette(tmp_path)
+    runner = CliRunner(env={"COLUMNS": "250", "NO_COLOR": "1"})
+    imported = runner.invoke(cli, ["import", str(capture), "-o", f"{tmp_path / 'fx'}/"])
+    assert imported.exit_code == 0, imported.output
+    seen = "message_mirror, reasoning_content, together_seed, together_text, together_token_id"
+    assert f"(dialect {seen})" in imported.output
+    out = tmp_path / "corpus"
+    result = runner.invoke(
+        cli, ["generate", str(capture), "-o", str(out), "--count", "6", "--seed", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    cases = [json.loads(p.read_bytes()) for p in sorted(out.rglob("*.json"))]
+    assert len(cases) >= 6
+    # Mutants that re-split the call still carry copies equal to their deltas.
+    for case in cases:
+        for item in case["chunks"]:
+            for choice in item.get("choices") or []:
+                if "message" in choice and choice["delta"].get("tool_calls"):
+                    assert choice["message"] == choice["delta"]
+    verified = runner.invoke(cli, ["verify", str(out)])
+    assert verified.exit_code == 0, verified.output
+
+
+def test_the_generator_models_every_reviewed_dialect_under_its_name() -> None:
+    # The generator reads the same public facts on its own (it imports
+    # nothing of the validator): its table must name the same dialects.
+    from toolstream.profiles.dialects import REGISTRY, Treatment
+    from toolstream_generators._internal.model import WIRES
+
+    for profile in ("openai", "mistral"):
+        table = {m.dialect: m for m in WIRES[profile].dialects}
+        assert sorted(table) == sorted(d.name for d in REGISTRY if d.profile == "openai")
+        for dialect in REGISTRY:
+            member = table[dialect.name]
+            assert (member.level, member.member) == (dialect.level, dialect.member)
+            assert bool(member.mirrors) == (dialect.treatment is Treatment.NORMALIZED)
+            assert member.mirrors == dialect.mirrors

@@ -183,7 +183,7 @@ def test_mutant_records_round_trip_json(name: str) -> None:
 
 def test_registry_matches_the_enum_and_is_documented() -> None:
     assert list(OPERATORS) == [o.value for o in Operator]
-    assert len(OPERATORS) == 52
+    assert len(OPERATORS) == 53
     for name, entry in OPERATORS.items():
         assert entry.name == name
         assert set(entry.profiles) <= set(PROFILES) and entry.profiles
@@ -278,14 +278,19 @@ def test_registry_matches_the_enum_and_is_documented() -> None:
         "mismatch_done",
         "second_choice",
     }
+    # Server dialects (docs/dialects.md) are Chat Completions members; a
+    # Gemini whole call without args is the no-argument call.
+    chat_only = {"dialect_member"}
+    assert OPERATORS["dialect_member"].profiles == ("openai", "mistral")
     for profile, excluded in (
         ("openai-responses", responses_only_not | gemini_only),
         ("bedrock", bedrock_not | gemini_only),
-        ("gemini", gemini_not | {"whole_message", "drop_call_end", "cut_frame"}),
+        ("gemini", gemini_not | {"whole_message", "drop_call_end", "cut_frame", "empty_arguments"}),
         ("gemini-interactions", blocks_not | {"whole_message", "cut_frame"} | gemini_only),
         ("cohere", blocks_not | {"whole_message", "cut_frame", "prefill_input"} | gemini_only),
         ("bedrock-invoke", blocks_not | gemini_only),
     ):
+        excluded = excluded | chat_only
         assert {n for n, e in OPERATORS.items() if profile not in e.profiles} == excluded
     assert OPERATORS["cut_frame"].profiles == ("bedrock-invoke",)
     assert OPERATORS["whole_message"].profiles == ("anthropic", "bedrock-invoke")

@@ -49,7 +49,7 @@ from .turn import (
     joined,
     reassemble,
 )
-from .wire import Wire
+from .wire import DialectMember, Wire
 
 WIRES: dict[str, Wire] = {
     wire.profile: wire
@@ -106,6 +106,7 @@ __all__ = [
     "WIRES",
     "Block",
     "Call",
+    "DialectMember",
     "ModelError",
     "Step",
     "StepKind",

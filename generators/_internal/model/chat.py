@@ -20,7 +20,95 @@ from .. import jsontext as jt
 from ..jsontext import Draw
 from .placing import call_choice, draw_text, insert
 from .turn import MISSING, Call, ModelError, Step, Turn, apply_patch
-from .wire import Wire
+from .wire import DialectMember, Wire
+
+DIALECTS = (
+    # reasoning text beside the call (DeepSeek, xAI, vLLM, SGLang, ...)
+    DialectMember("reasoning_content", "delta", "reasoning_content", "Hm"),
+    DialectMember("reasoning", "delta", "reasoning", "Hm"),  # OpenRouter, vLLM, Ollama
+    DialectMember(
+        "reasoning_details",
+        "delta",
+        "reasoning_details",
+        [{"type": "reasoning.text", "text": "Hm", "index": 0}],
+    ),
+    DialectMember("together_token_id", "delta", "token_id", 30),  # a scalar in the delta
+    DialectMember("groq", "chunk", "x_groq", {"id": "req_gen"}),
+    DialectMember(
+        "azure_content_filter",
+        "chunk",
+        "prompt_filter_results",
+        [{"prompt_index": 0, "content_filter_results": {}}],
+    ),
+    DialectMember(
+        "azure_completion_filter",
+        "choice",
+        "content_filter_results",
+        {"hate": {"filtered": False, "severity": "safe"}},
+    ),
+    DialectMember("openrouter_provider", "chunk", "provider", "Gen Provider"),
+    DialectMember("openrouter_native_finish_reason", "choice", "native_finish_reason", None),
+    DialectMember("perplexity_citations", "chunk", "citations", ["https://example.org/a"]),
+    DialectMember(
+        "perplexity_search_results",
+        "chunk",
+        "search_results",
+        [{"title": "A", "url": "https://example.org/a"}],
+    ),
+    DialectMember("vllm_stop_reason", "choice", "stop_reason", None),
+    DialectMember("vllm_token_ids", "choice", "token_ids", [791, 1379]),
+    DialectMember("sglang_matched_stop", "choice", "matched_stop", None),
+    DialectMember("together_seed", "choice", "seed", 2039908639),
+    DialectMember("message_mirror", "choice", "message", None, mirrors="delta"),
+    DialectMember("together_text", "choice", "text", None, mirrors="delta.content"),
+)
+"""The server dialects of Chat Completions streams (docs/dialects.md lists
+their servers and sources): inert members, and two copies of what the
+chunk says (a ``message`` equal to the delta, a ``text`` equal to its
+content)."""
+_MIRRORS = {d.member: d for d in DIALECTS if d.mirrors}
+
+
+def mirrored(member: DialectMember, delta: dict[str, Any]) -> Any:
+    """What a copy ``member`` of ``delta`` says when it agrees with it."""
+    if member.mirrors == "delta":
+        return copy.deepcopy(delta)
+    content = delta.get("content")
+    return "" if content is None else content
+
+
+def _seed_mirrors(choice: dict[str, Any]) -> list[DialectMember]:
+    """The copies a seed's choice carries beside its delta, taken out of it
+    (the renderer writes them again from the delta it builds)."""
+    found = []
+    delta = choice.get("delta")
+    for name in [n for n in choice if n in _MIRRORS]:
+        member = _MIRRORS[name]
+        if not isinstance(delta, dict) or choice[name] != mirrored(member, delta):
+            raise ModelError(f"a seed's choices[].{name} is not a copy of its delta")
+        del choice[name]
+        found.append(member)
+    return found
+
+
+def add_members(members: tuple[DialectMember, ...], chunk: dict[str, Any]) -> None:
+    """Add ``members`` to a rendered chunk: its delta's first, then the
+    choice's and the chunk's, copies computed from the delta as it is."""
+    for level in ("delta", "choice", "chunk"):
+        for member in members:
+            if member.level != level:
+                continue
+            if level == "chunk":
+                chunk[member.member] = copy.deepcopy(member.value)
+                continue
+            for choice in chunk.get("choices") or []:
+                delta = choice.setdefault("delta", {})
+                if level == "delta":
+                    delta[member.member] = copy.deepcopy(member.value)
+                elif member.mirrors:
+                    choice[member.member] = mirrored(member, delta)
+                else:
+                    choice[member.member] = copy.deepcopy(member.value)
 
 
 def _is_tool_chunk(chunk: Any) -> bool:
@@ -45,6 +133,7 @@ def _parse(wire: Wire, stream: list[Any], schemas: dict[str, Any], request: Any)
     calls: dict[tuple[int, int], Call] = {}
     next_index: dict[int, int] = {}
     template: dict[str, Any] | None = None
+    members: dict[str, DialectMember] = {}
     for raw in stream:
         if not _is_tool_chunk(raw):
             steps.append(Step("raw", raw=copy.deepcopy(raw)))
@@ -55,6 +144,8 @@ def _parse(wire: Wire, stream: list[Any], schemas: dict[str, Any], request: Any)
             template["choices"] = []
         first = True
         for choice in chunk["choices"]:
+            for member in _seed_mirrors(choice):
+                members[member.member] = member
             number = choice.get("index", 0)
             delta = choice.get("delta") or {}
             for entry in delta.get("tool_calls") or []:
@@ -125,6 +216,7 @@ def _parse(wire: Wire, stream: list[Any], schemas: dict[str, Any], request: Any)
         steps=steps,
         calls=list(calls.values()),
         chunk_template=template,
+        dialect_members=tuple(members.values()),
     )
 
 
@@ -185,6 +277,7 @@ def _render(turn: Turn) -> list[Any]:
         if first.tmpl_choice is None:
             choice = {"index": first.choice, "delta": delta, "finish_reason": finish}
         chunk["choices"] = [choice]
+        add_members(turn.dialect_members, chunk)
         out.append(chunk)
     return out
 
@@ -443,6 +536,7 @@ OPENAI = Wire(
     error_events=(_ERROR_CHUNK,),
     late_identity=True,
     new_call=_new_call,
+    dialects=DIALECTS,
 )
 MISTRAL = replace(
     OPENAI,

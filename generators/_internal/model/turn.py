@@ -171,6 +171,10 @@ class Turn:
     snapshot: bool = False
     """Responses: the ending event's ``response.output`` lists the closing
     items in output order; the renderer rebuilds it from the stream."""
+    dialect_members: tuple[Any, ...] = ()
+    """Server-dialect members (:class:`~.wire.DialectMember`, from the
+    format's ``Wire.dialects``) the renderer adds to every chunk it builds
+    from steps, a normalized copy computed from what that chunk says."""
 
     @property
     def profile(self) -> str:
@@ -209,6 +213,7 @@ class Turn:
             chunk_template=self.chunk_template,
             sequenced=self.sequenced,
             snapshot=self.snapshot,
+            dialect_members=self.dialect_members,
         )
 
     @property

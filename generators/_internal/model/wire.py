@@ -61,6 +61,24 @@ def set_reason(step: Step, reason: str, detail: str) -> None:
     step.text = reason
 
 
+@dataclass(frozen=True)
+class DialectMember:
+    """A member one server dialect adds to a format's items (the reviewed
+    dialects of docs/dialects.md, as the generator reads their public
+    sources: what the member is, not what the reference does with it)."""
+
+    dialect: str
+    level: str
+    """Where it goes: ``chunk``, ``choice`` or ``delta``."""
+    member: str
+    value: Any
+    """The value sent (a JSON value), for an inert member."""
+    mirrors: str = ""
+    """For a copy of what the chunk already says: ``delta`` (the whole
+    delta) or ``delta.content`` (its text, ``""`` for none).  A copy that
+    says the same carries nothing new; one that differs says two things."""
+
+
 @dataclass(frozen=True, eq=False)
 class Wire:
     """One wire format as the generator reads and writes it."""
@@ -160,6 +178,10 @@ class Wire:
     """Every item is a ``chunk`` frame wrapping one event of an inner wire
     (Bedrock InvokeModel), rendered one frame per step: a frame can be cut
     in half (``cut_frame``)."""
+    dialects: tuple[DialectMember, ...] = ()
+    """The members of reviewed server dialects the format's items may carry
+    (``dialect_member``; ``foreign_item`` makes a copy disagree, or puts a
+    member no dialect lists at any level of an item)."""
     empty_arguments: bool = True
     """Arguments can reassemble to ``""`` (not Bedrock or Gemini: a call
     without argument text or ``args`` is ``{}`` there)."""

@@ -29,6 +29,9 @@ follows from the same rows (the profile sets below).  The sections:
                     restream_arguments, late_call_id, and one operator
                     per reassembly rule broken
 :mod:`.frames`      cut_frame (a framed wire's frame cut in half)
+:mod:`.dialects`    dialect_member (reviewed server dialects); the
+                    unreviewed members and disagreeing copies foreign_item
+                    inserts
 ==================  =====================================================
 """
 
@@ -65,6 +68,7 @@ from .cuts import (
     truncate,
     truncate_parseable,
 )
+from .dialects import dialect_member, unused_dialects
 from .foreign import foreign_item
 from .frames import cut_frame, cut_targets
 from .identity import drop_id, drop_name, dup_pairs, duplicate_id, live_window, reuse_slot
@@ -144,6 +148,8 @@ LATE_IDENTITY = _where(lambda w: w.late_identity)
 first (OpenAI/Mistral fragments, the Responses closing item)."""
 CLAIMS_TOOLS = _where(lambda w: w.tool_reason is not None or bool(w.claim_reasons))
 """Formats with an end reason that claims tool use."""
+DIALECTS = _where(lambda w: bool(w.dialects))
+"""Formats whose servers add reviewed dialect members (Chat Completions)."""
 CAN_BE_EMPTY = _where(lambda w: w.empty_arguments)
 """Formats whose arguments can reassemble to "" (Bedrock's and Gemini's
 cannot: a call without argument text or ``args`` is ``{}``)."""
@@ -262,7 +268,8 @@ class Operator(str, enum.Enum):
     SECOND_CHOICE = "second_choice"
     """Calls in two choices -> ``ambiguous_choice``."""
     FOREIGN_ITEM = "foreign_item"
-    """An item of another wire format -> ``unsupported_event``."""
+    """An item of another wire format (chat: or a chunk with an unreviewed
+    member, or a copy that disagrees with its delta) -> ``unsupported_event``."""
     REASSIGN_PATH = "reassign_path"
     """``partialArgs``: a path assigned twice -> ``duplicate_assignment``."""
     RETYPE_CONTAINER = "retype_container"
@@ -293,6 +300,9 @@ class Operator(str, enum.Enum):
     """Bedrock InvokeModel: a ``chunk`` frame cut in half ->
     ``unsupported_event``, plus ``missing_terminal`` when the cut frame was
     a stop or the message's end (the terminal it carried never arrives)."""
+    DIALECT_MEMBER = "dialect_member"
+    """Chat: one reviewed server dialect's member in every chunk (reasoning
+    text, vendor bookkeeping, a copy of what the chunk says)."""
 
 
 @dataclass(frozen=True)
@@ -610,6 +620,7 @@ REGISTRY: dict[str, OperatorInfo] = {
             code="unsupported_event",
             also=("missing_terminal",),
         ),
+        _entry(_O.DIALECT_MEMBER, DIALECTS, dialect_member, lambda t, f: bool(unused_dialects(t))),
     ]
 }
 

@@ -23,6 +23,7 @@ from ..edit import insert
 from ..labels import Effects
 from ..model import WIRES, Step, Turn
 from .common import Draw
+from .dialects import disagreeing_copy, mirrors, unreviewed_member
 
 
 def foreign_item(draw: Draw, turn: Turn, fx: Effects) -> None:
@@ -33,11 +34,16 @@ def foreign_item(draw: Draw, turn: Turn, fx: Effects) -> None:
     event, or (in a ConverseStream, whose every item must be a frame) an
     InvokeModelWithResponseStream ``chunk`` frame, whichever the profile
     refuses (``Wire.refuses``).  Responses:
-    never before the first event (the turn begins with it).
+    never before the first event (the turn begins with it).  Formats with
+    server dialects (``Wire.dialects``) may instead (drawn) get a chunk of
+    their own with a member no reviewed dialect lists, at any level, or a
+    chunk whose copy (``message``, ``text``) disagrees with its delta
+    (:mod:`.dialects`).
 
     Reproduces a stream of another provider validated under a forced
     profile, proxies that translate one wire into another and leak an
-    untranslated item, clients that skip what they do not recognize (a
+    untranslated item, servers that grow unreviewed members or let a copy
+    drift from the delta, clients that skip what they do not recognize (a
     skipped item may have been a call or its end).
     Label: blocked ``unsupported_event`` (turn level, not fatal: every
     other finding is still reported).
@@ -45,6 +51,14 @@ def foreign_item(draw: Draw, turn: Turn, fx: Effects) -> None:
     """
     low = 1 if turn.wire.begun_by_any_event else 0
     at = draw(st.integers(low, len(turn.steps)))
-    source = draw(st.sampled_from(turn.wire.refuses))
-    insert(turn, at, Step("raw", raw=copy.deepcopy(WIRES[source].foreign_sample)))
+    kinds = ["another wire", "unreviewed member", "disagreeing copy"] if turn.wire.dialects else []
+    kind = draw(st.sampled_from(kinds)) if kinds else "another wire"
+    if kind == "unreviewed member":
+        step = unreviewed_member(draw, turn)
+    elif kind == "disagreeing copy" and mirrors(turn):
+        step = disagreeing_copy(draw, turn)
+    else:
+        source = draw(st.sampled_from(turn.wire.refuses))
+        step = Step("raw", raw=copy.deepcopy(WIRES[source].foreign_sample))
+    insert(turn, at, step)
     fx.turn("unsupported_event")
