@@ -116,7 +116,7 @@ bench-clients: $(ADAPTERS_STAMP)
 	$(BIN)/python bench/clients.py
 
 # shrink --client per client on a sample of disagreements (median, p90); docs/performance.md.
-# SHRINK_PER_CLIENT disagreements each (2: about 7 minutes on two cores).
+# Up to SHRINK_PER_CLIENT disagreements each, in rounds; no shrink starts after 8 minutes.
 SHRINK_PER_CLIENT ?= 2
 bench-shrink: $(ADAPTERS_STAMP) js-if-node
 	$(BIN)/python bench/shrink.py --per-client $(SHRINK_PER_CLIENT)
