@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from toolstream.adapters.spec import RunSpec, client_specs, parse_client
 from toolstream.cli import cli
+from toolstream.clients import CLIENTS, TRANSPORTS
 
 SEED = Path(__file__).resolve().parents[2] / "corpus" / "seeds" / "openai-parallel.json"
 
@@ -57,3 +58,39 @@ def test_an_unknown_transport_is_misuse_everywhere(tmp_path: Path, command: str)
     assert "transport 'nope' is not one of plain, split" in done.output
     assert "Traceback" not in done.output
     assert not list(tmp_path.iterdir())
+
+
+def _pairs(clients: list[str], transports: list[str]) -> list[str]:
+    return [f"{c}@{t}" for c in clients for t in transports]
+
+
+# every client under plain and one cut; every transport for an SSE, an
+# event-stream and a JavaScript client; the whole grid is slow (about 30 s)
+SPOT = sorted(
+    {
+        *_pairs(list(CLIENTS), ["plain", "cut-close"]),
+        *_pairs(["openai-chat-create", "boto3-converse-stream", "ai-sdk-openai-chat"],
+                list(TRANSPORTS)),
+    }
+)  # fmt: skip
+GRID = sorted(set(_pairs(list(CLIENTS), list(TRANSPORTS))) - set(SPOT))
+
+
+@pytest.mark.parametrize("spec", [*SPOT, *(pytest.param(s, marks=pytest.mark.slow) for s in GRID)])
+def test_shrink_takes_every_client_and_transport_diff_runs(spec: str) -> None:
+    """``shrink --client NAME@TRANSPORT`` loads the pair exactly when ``diff
+    --client`` runs it, and otherwise refuses it with diff's own reason (a
+    missing library, a transport the client cannot receive): never a pair
+    diff runs and shrink refuses, nor one shrink takes and diff skips."""
+    from toolstream.corpus import shrink as shrinking
+    from toolstream.diff.runner import resolve_adapters
+
+    (diff_side,) = resolve_adapters([f"client:{spec}"])
+    try:
+        loaded = shrinking.load_client(spec)
+    except shrinking.ShrinkError as refused:
+        assert refused.usage
+        assert str(refused) == diff_side.info.skipped
+    else:
+        assert diff_side.info.skipped is None
+        assert f"{loaded.client.name}@{loaded.transport}" == spec
