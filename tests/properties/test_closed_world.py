@@ -56,6 +56,7 @@ from tests.support.builders_gemini_cohere_invoke import (
     streamed_city,
 )
 from toolstream import validate
+from toolstream.profiles import gemini as gemini_profile
 from toolstream.profiles import openai_chat
 from toolstream.profiles.dialects import REGISTRY
 
@@ -264,13 +265,32 @@ def test_a_member_outside_every_dialect_blocks_the_chat_turn(data: st.DataObject
 @settings(max_examples=200, deadline=None, database=None)
 @given(data=st.data())
 def test_a_member_outside_every_dialect_blocks_a_gemini_call(data: st.DataObject) -> None:
-    name = data.draw(
-        _UNKNOWN_NAME.filter(
-            lambda n: n not in {"name", "id", "args", "partialArgs", "willContinue"}
-        ),
-        label="name",
+    # Every level that can hold a call: the chunk, the candidate, its
+    # content, a part, the functionCall.
+    level = data.draw(
+        st.sampled_from(["chunk", "candidate", "content", "part", "functionCall"]), label="level"
     )
-    call = {"functionCall": {"name": "weather", "args": {"city": "Paris"}, name: 1}}
-    report = validate(gemini([gem_chunk(call), gem_finish()]))
+    known = {
+        "chunk": {"candidates", "promptFeedback", "usageMetadata", "modelVersion", "error"}
+        | {"responseId", "createTime", "modelStatus"},
+        "candidate": gemini_profile.CANDIDATE_MEMBERS,
+        "content": {"parts", "role"},
+        "part": gemini_profile.NO_TOOL_DATA_PARTS | {"functionCall", "toolCall"},
+        "functionCall": {"name", "id", "args", "partialArgs", "willContinue"},
+    }[level]
+    name = data.draw(_UNKNOWN_NAME.filter(lambda n: n not in known), label="name")
+    value = data.draw(_ANY_VALUE, label="value")
+    call = {"functionCall": {"name": "weather", "args": {"city": "Paris"}}}
+    first = gem_chunk(call)
+    target = {
+        "chunk": first,
+        "candidate": first["candidates"][0],
+        "content": first["candidates"][0]["content"],
+        "part": call,
+        "functionCall": call["functionCall"],
+    }[level]
+    target[name] = value
+    report = validate(gemini([first, gem_finish()]))
     assert report.status == "blocked", report.to_json()
     assert "unsupported_event" in report.codes, report.to_json()
+    assert any(name[:40] in f.message for f in report.findings), report.to_json()

@@ -58,12 +58,15 @@ open stays open, and is ``missing_terminal``) then ``Stop``.  A candidate's
 first chunk is ``Begin``: a turn with calls whose candidate never brings a
 ``finishReason`` (a body cut after a whole call) is ``missing_terminal``.
 
-Closed world: a chunk that is not an object, a chunk member outside those of
-a ``GenerateContentResponse`` (``candidates``, ``promptFeedback``,
-``usageMetadata``, ``modelVersion``, ``responseId``, ``createTime``,
-``modelStatus``), a part with a member outside
-the known set, a ``functionCall`` member outside ``name``, ``id``, ``args``,
-``partialArgs`` and ``willContinue``, are ``unsupported_event``; an
+Closed world, at every level that can hold a call: a chunk that is not an
+object, a chunk member outside those of a ``GenerateContentResponse``
+(``candidates``, ``promptFeedback``, ``usageMetadata``, ``modelVersion``,
+``responseId``, ``createTime``, ``modelStatus``), a candidate member outside
+those of a ``Candidate`` (:data:`CANDIDATE_MEMBERS`), a content member
+outside ``parts`` and ``role``, a part with a member outside the known set,
+a ``functionCall`` member outside ``name``, ``id``, ``args``,
+``partialArgs`` and ``willContinue``, are ``unsupported_event``, the
+finding naming the member's path; an
 ``error`` object, or ``promptFeedback.blockReason`` (the prompt was
 refused), is ``provider_error``.  Any finding blocks the turn.
 """
@@ -98,6 +101,7 @@ from toolstream.profiles._base import (
     provider_error,
     slot_index,
 )
+from toolstream.profiles.dialects import unknown_member_message
 from toolstream.profiles.partial_args import Reassembly, canonical_json
 
 ACCEPTED_REASONS = frozenset({"STOP"})
@@ -123,6 +127,7 @@ NO_TOOL_DATA_PARTS = frozenset(
 )
 _CALL_MEMBERS = frozenset({"name", "id", "args", "partialArgs", "willContinue"})
 _CALL_PARTS = frozenset({"functionCall", "toolCall"})
+_PART_MEMBERS = _CALL_PARTS | NO_TOOL_DATA_PARTS
 # Chunk members that say nothing about the turn: a chunk holding only these
 # and one part can be deleted whole when the part is.
 _METADATA = frozenset({"candidates", "modelVersion", "responseId", "createTime"})
@@ -130,6 +135,25 @@ _METADATA = frozenset({"candidates", "modelVersion", "responseId", "createTime"}
 # chunk holding another one is not a Gemini chunk (an OpenAI chunk has
 # ``choices``, an Anthropic event ``type``), never a usage-only chunk.
 _CHUNK_MEMBERS = frozenset({*_METADATA, "promptFeedback", "usageMetadata", "modelStatus", "error"})
+CANDIDATE_MEMBERS = frozenset(
+    {
+        # google.genai.types.Candidate (the Gemini API and Vertex AI)
+        "content",
+        "finishReason",
+        "index",
+        "avgLogprobs",
+        "citationMetadata",
+        "continuationToken",
+        "finishMessage",
+        "groundingMetadata",
+        "logprobsResult",
+        "safetyRatings",
+        "tokenCount",
+        "urlContextMetadata",
+    }
+)
+"""The candidate members the profile reads or knows to carry no tool data."""
+_CONTENT_MEMBERS = frozenset({"parts", "role"})
 
 
 @dataclass
@@ -256,13 +280,7 @@ class Gemini(Profile):
             reason = feedback["blockReason"]
             shown = reason[:40] if type(reason) is str else describe(reason)
             raise ProtocolError(Code.PROVIDER_ERROR, f"the prompt was blocked: {shown}", event=pos)
-        unknown = [k for k in raw if k not in _CHUNK_MEMBERS]
-        if unknown:
-            raise ProtocolError(
-                Code.UNSUPPORTED_EVENT,
-                f"chunk member {str(unknown[0])[:40]!r} is not one the gemini profile knows",
-                event=pos,
-            )
+        _closed(raw, _CHUNK_MEMBERS, "", pos)
         candidates = raw.get("candidates")
         if candidates is None:
             return  # usage-only or metadata-only chunk
@@ -282,6 +300,7 @@ class Gemini(Profile):
                 f"candidate is {describe(candidate)}, not an object",
                 event=pos,
             )
+        _closed(candidate, CANDIDATE_MEMBERS, "candidates[].", pos)
         number = slot_index(candidate.get("index", 0), "candidate index", pos, self.limits)
         if number not in self._begun:
             # A candidate is a message that must end with its finishReason: a
@@ -298,6 +317,7 @@ class Gemini(Profile):
                     "candidate content is not an object with a parts array",
                     event=pos,
                 )
+            _closed(content, _CONTENT_MEMBERS, "candidates[].content.", pos)
             for part in parts or ():
                 try:
                     yield from self._part(number, part, pos)
@@ -329,13 +349,7 @@ class Gemini(Profile):
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"part is {describe(part)}, not an object", event=pos
             )
-        unknown = [k for k in part if k not in _CALL_PARTS and k not in NO_TOOL_DATA_PARTS]
-        if unknown:
-            raise ProtocolError(
-                Code.UNSUPPORTED_EVENT,
-                f"part member {str(unknown[0])[:40]!r} is not one the gemini profile knows",
-                event=pos,
-            )
+        _closed(part, _PART_MEMBERS, "candidates[].content.parts[].", pos)
         server = part.get("toolCall")
         if server is not None:
             yield from self._server_call(number, server, pos)
@@ -348,13 +362,7 @@ class Gemini(Profile):
                 f"functionCall is {describe(call)}, not an object",
                 event=pos,
             )
-        unknown = [k for k in call if k not in _CALL_MEMBERS]
-        if unknown:
-            raise ProtocolError(
-                Code.UNSUPPORTED_EVENT,
-                f"functionCall member {str(unknown[0])[:40]!r} is not one the gemini profile knows",
-                event=pos,
-            )
+        _closed(call, _CALL_MEMBERS, "candidates[].content.parts[].functionCall.", pos)
         more = call.get("willContinue", False)
         if type(more) is not bool:
             raise ProtocolError(
@@ -502,6 +510,19 @@ class Gemini(Profile):
         if not more:
             yield Fragment(pos=pos, key=streamed.key, id=None, name=None, text=text)
             yield End(pos=pos, key=streamed.key)
+
+
+def _closed(item: dict[str, Any], known: frozenset[str], where: str, pos: int) -> None:
+    """Refuse the first member of ``item`` (sorted) the profile does not
+    know, naming its path (no reviewed gemini dialect exists yet)."""
+    if item.keys() <= known:
+        return
+    first = min(str(key) for key in item if key not in known)
+    raise ProtocolError(
+        Code.UNSUPPORTED_EVENT,
+        f"gemini {unknown_member_message(where + first[:40])}",
+        event=pos,
+    )
 
 
 __all__ = ["Gemini", "canonical_json"]
