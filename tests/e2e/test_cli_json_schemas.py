@@ -41,6 +41,7 @@ SCHEMA_OF = {
     "seeds": "seeds",
     "serve": "serve",
     "shrink": "shrink",
+    "bisect": "bisect",
     "validate": "validate",
     "verify": "verify",
 }

@@ -51,6 +51,9 @@ def _register() -> None:
     cli.add_command(generate_cmd.generate)
     cli.add_command(verify_cmd.verify)
     cli.add_command(shrink_cmd.shrink)
+    from toolstream.cli import bisect_cmd
+
+    cli.add_command(bisect_cmd.bisect)
     from toolstream.cli import import_cmd
 
     cli.add_command(import_cmd.import_)

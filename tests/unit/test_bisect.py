@@ -1,0 +1,68 @@
+"""``toolstream bisect``'s search, with a fake version -> signature oracle
+(the real one builds environments: make client-versions runs it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolstream.corpus.bisect import BisectError, bisect_versions, versions_between
+
+RELEASES = ["1.0.0", "1.1.0", "1.2.0rc1", "1.2.0", "1.10.0", "1.9.0", "2.0.0", "2.0.1", "3.0.0"]
+
+
+def test_the_releases_between_are_final_ones_in_release_order() -> None:
+    assert versions_between(RELEASES, "1.1.0", "2.0.1") == [
+        "1.1.0",
+        "1.2.0",
+        "1.9.0",
+        "1.10.0",
+        "2.0.0",
+        "2.0.1",
+    ]
+    # bisecting backwards: a regression's fix searched from the new end
+    assert versions_between(RELEASES, "2.0.0", "1.9.0") == ["2.0.0", "1.10.0", "1.9.0"]
+
+
+@pytest.mark.parametrize("change_at", range(1, 9))
+def test_the_first_changed_version_is_found(change_at: int) -> None:
+    versions = [f"1.{n}.0" for n in range(9)]
+    asked: list[str] = []
+
+    def oracle(version: str) -> str:
+        asked.append(version)
+        merged = versions.index(version) < change_at
+        return "unsafe_accept:glued_ids+merged" if merged else "unsafe_accept:as_sent"
+
+    result = bisect_versions(versions, oracle)
+    assert result.first == versions[change_at]
+    assert result.last_same == versions[change_at - 1]
+    assert (result.before, result.after) == (
+        "unsafe_accept:glued_ids+merged",
+        "unsafe_accept:as_sent",
+    )
+    # each version judged once, about log2(n) of them, all reported
+    assert len(asked) == len(set(asked)) <= 2 + 3
+    assert list(result.tested) == [v for v in versions if v in asked]
+
+
+def test_two_ends_with_the_same_outcome_have_nothing_to_bisect() -> None:
+    with pytest.raises(BisectError, match="same outcome"):
+        bisect_versions(["1.0.0", "1.1.0"], lambda version: "agree")
+    with pytest.raises(BisectError, match="two different versions"):
+        bisect_versions(["1.0.0"], lambda version: "agree")
+
+
+def test_the_json_answer_follows_the_shipped_schema() -> None:
+    import json
+    from pathlib import Path
+
+    import toolstream
+    from toolstream import schema as schema_rules
+
+    schema = json.loads((Path(toolstream.__file__).parent / "schemas" / "bisect.json").read_text())
+    schema_rules.check_schema(schema)
+    result = bisect_versions(["1.0.0", "1.1.0", "1.2.0"], lambda v: "agree" if v < "1.2" else "x")
+    answer = {"bisect_version": 1, "changed": True, "client": "c", "package": "p"}
+    answer.update(result.to_dict())
+    assert schema_rules.first_violation(schema, answer) is None
+    assert schema_rules.first_violation(schema, {**answer, "extra": 1}) is not None
