@@ -93,7 +93,7 @@ def behaviours_of(row: Mapping[str, Any]) -> set[Behaviour]:
     verdict = _verdict(row.get("reference"))
     out = {Behaviour(ANY_COLUMN, verdict, operator, profile, "")}
     results = row.get("results")
-    for column, result in (results.items() if isinstance(results, Mapping) else ()):
+    for column, result in results.items() if isinstance(results, Mapping) else ():
         if not isinstance(result, Mapping):
             raise DistillError(f"case {row.get('path')!r}: result {column!r} is not an object")
         judged = _verdict(result["reference"]) if "reference" in result else verdict
