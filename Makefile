@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: gateways-report adapters-js js-if-node test release-check lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns bench-clients bench-shrink
+.PHONY: guard-sweep extras-check gateways-report adapters-js js-if-node test release-check lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns bench-clients bench-shrink
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -88,6 +88,17 @@ $(GATEWAYS_STAMP): $(STAMP)
 # docs/gateways.md: the LiteLLM proxy over corpus/cases, every translation pair (long)
 gateways-report: $(GATEWAYS_STAMP)
 	$(BIN)/python scripts/gateways_report.py
+
+# toolstream.guard over every shipped case each SDK reads (openai-python chat and
+# Responses, anthropic, google-genai, boto3) and the README's guard examples over every
+# openai and anthropic case, through toolstream serve (docs/performance.md; minutes).
+guard-sweep: $(STAMP)
+	$(BIN)/python -m pytest -q -m slow -p no:cacheprovider tests/clients/test_guard.py
+
+# Each optional extra installed into a fresh virtual environment from the package index,
+# its modules imported and one case run through it (docs/extras.md; downloads).
+extras-check: $(STAMP)
+	$(BIN)/python scripts/check_extras.py --write docs/extras.md
 
 # Import every real capture in ../shared/captures and check its verdict.
 captures: $(STAMP)
