@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: guard-sweep extras-check gateways-report adapters-js js-if-node test release-check lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns bench-clients bench-shrink
+.PHONY: guard-sweep extras-check gateways-report adapters-js js-if-node test release-check lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns bench-clients bench-shrink client-versions field-bugs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -135,6 +135,16 @@ bench-shrink: $(ADAPTERS_STAMP) js-if-node
 # toolstream serve under load: the shipped corpus through 1, 16 and 64 concurrent clients.
 bench-serve: $(STAMP)
 	$(BIN)/python bench/serve.py
+
+# Three releases of each client that takes --client NAME==VERSION over a corpus sample,
+# and one real bisect (environments built into the user cache: minutes cold);
+# docs/client-versions.md.
+client-versions: $(ADAPTERS_STAMP)
+	$(BIN)/python bench/client_versions.py
+
+# The field's bug reports (bench/field_bugs/) on their releases; docs/field-bugs.md.
+field-bugs: $(ADAPTERS_STAMP)
+	$(BIN)/python bench/field_bugs.py
 
 # Schema pattern timings: pathological patterns and subjects stay under their bounds.
 bench-patterns: $(STAMP)

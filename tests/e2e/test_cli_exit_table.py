@@ -199,9 +199,9 @@ SCENARIOS: dict[tuple[str, int], Scenario] = {
         "--client",
         "openai-chat-create",
         "--good",
-        "3.8.0",
+        "3.13.0",
         "--bad",
-        "3.30.0",
+        "3.14.0",
     ],
     ("bisect", 1): lambda w: [
         "bisect",

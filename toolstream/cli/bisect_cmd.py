@@ -90,7 +90,7 @@ def bisect(case_path: str, client: str, good: str, bad: str, output_format: str)
     if output_format == "json":
         out = {"bisect_version": 1, "changed": True, "client": name, "package": package}
         out.update(result.to_dict())
-        click.echo(json.dumps(out, sort_keys=True))
+        click.echo(json.dumps(out))  # "tested" in release order
         return
     console().print(
         Text(

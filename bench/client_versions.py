@@ -1,0 +1,163 @@
+"""``make client-versions``: three releases of each client that supports
+``--client NAME==VERSION`` over a sample of the shipped corpus, and one real
+``toolstream bisect``; writes docs/client-versions.md.
+
+Each release runs in its cached environment (built from the package index
+on the first run: minutes).  The table counts each release's
+classifications, and how many cases it judges otherwise than the pinned
+release (another outcome signature).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = ROOT / "corpus" / "cases"
+OUT = ROOT / "docs" / "client-versions.md"
+
+MATRIX = {
+    "openai-chat-create": ["1.40.0", "2.8.0", "3.19.0"],
+    "openai-chat-stream": ["1.40.0", "2.8.0", "3.19.0"],
+    "langchain-openai": ["1.0.0", "1.3.0", "1.6.0"],
+}
+"""Client -> the releases run beside its pinned one."""
+
+OPERATORS = (
+    "reuse_slot",
+    "gap_index",
+    "repeat_identity",
+    "bad_index",
+    "interleave",
+    "duplicate_id",
+    "object_fragment",
+    "truncate",
+    "double_arguments",
+    "drop_name",
+)
+PER_OPERATOR = 3
+
+BISECT = {
+    "case": "object_fragment/1319555f6949b486.json",
+    "client": "openai-chat-create",
+    "good": "2.8.0",
+    "bad": "3.57.0",
+}
+
+
+def sample() -> list[Path]:
+    """The first openai-profile cases (by name) of each operator folder."""
+    out: list[Path] = []
+    for operator in OPERATORS:
+        chosen = [
+            path
+            for path in sorted((CASES / operator).glob("*.json"))
+            if json.loads(path.read_text("utf-8")).get("profile") == "openai"
+        ]
+        out.extend(chosen[:PER_OPERATOR])
+    return out
+
+
+def toolstream(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", "from toolstream.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+
+
+def signature(result: dict[str, Any]) -> str:
+    from toolstream.baseline import signature_of
+
+    return signature_of(result) or str(result["classification"])
+
+
+def main() -> int:
+    cases = sample()
+    rows = []
+    for client, versions in MATRIX.items():
+        started = time.monotonic()
+        done = toolstream(
+            "diff", *map(str, cases), "--client", f"{client}=={','.join(versions)}",
+            "--client", client, "--format", "json", "--fail-on", "never",
+        )  # fmt: skip
+        seconds = time.monotonic() - started
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+            rows.append(f"| `{client}` | {', '.join(versions)} | not run: {last} | | |")
+            continue
+        data = json.loads(done.stdout)
+        names = [a["name"] for a in data["adapters"]]
+        versions_of = {a["name"]: a.get("version") or a.get("skipped") for a in data["adapters"]}
+        for name in names:
+            counts = Counter(
+                c["results"][name]["classification"] for c in data["cases"] if name in c["results"]
+            )
+            changed = sum(
+                1
+                for c in data["cases"]
+                if name in c["results"]
+                and signature(c["results"][name]) != signature(c["results"][client])
+            )
+            cell = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+            rows.append(
+                f"| `{name}` | {versions_of[name]} | {cell} | {changed if name != client else '-'}"
+                f" | {seconds:.0f} s |"
+            )
+    started = time.monotonic()
+    bisected = toolstream(
+        "bisect", str(CASES / BISECT["case"]), "--client", BISECT["client"],
+        "--good", BISECT["good"], "--bad", BISECT["bad"], "--format", "json",
+    )  # fmt: skip
+    bisect_seconds = time.monotonic() - started
+    if bisected.returncode == 0:
+        answer = json.loads(bisected.stdout)
+        tested = ", ".join(f"{v}: `{s}`" for v, s in answer["tested"].items())
+        bisect_text = (
+            f"`toolstream bisect corpus/cases/{BISECT['case']} --client {BISECT['client']}"
+            f" --good {BISECT['good']} --bad {BISECT['bad']}`: first changed"
+            f" **{answer['package']} {answer['first_changed']}**"
+            f" (`{answer['signature_after']}`; {answer['last_unchanged']} and before:"
+            f" `{answer['signature_before']}`), {len(answer['tested'])} releases judged in"
+            f" {bisect_seconds:.0f} s: {tested}."
+        )
+    else:
+        last = (bisected.stderr.strip().splitlines() or ["(no message)"])[-1]
+        bisect_text = f"bisect exited {bisected.returncode}: {last}"
+    text = "\n".join(
+        [
+            "# Client releases: `--client NAME==VERSION`",
+            "",
+            "Written by `make client-versions` (`bench/client_versions.py`): each client that",
+            "supports other releases (docs/versions.md), at three releases beside its pinned",
+            f"one, over {len(cases)} openai-profile cases of the shipped corpus (the first",
+            f"{PER_OPERATOR} of each of {', '.join(f'`{o}`' for o in OPERATORS)}).",
+            "`changed`: the cases the release judges otherwise than the pinned one (another",
+            "outcome signature). The time is the whole diff run of the client's row group,",
+            "environments cached.",
+            "",
+            "| client | version | classifications | changed | time |",
+            "| --- | --- | --- | --- | --- |",
+            *rows,
+            "",
+            "## A bisect",
+            "",
+            bisect_text,
+            "",
+        ]
+    )
+    OUT.write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
