@@ -88,7 +88,7 @@ def test_diff_shards_merged_are_the_unsharded_run_byte_for_byte(
     assert any("transport" in r for c in data["cases"] for r in c["results"].values())
     assert len({c["reference"]["status"] for c in data["cases"]}) > 1
 
-    files = shard_files(tmp_path, ["diff", str(corpus), *DIFF], 3, "stdout")
+    files = shard_files(tmp_path, ["diff", str(corpus), *DIFF], 4, "stdout")
     sizes = [len(json.loads(f.read_text(encoding="utf-8"))["cases"]) for f in files]
     assert sum(sizes) == len(data["cases"]) and all(sizes)
     out = tmp_path / "merged.json"
