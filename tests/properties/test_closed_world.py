@@ -294,3 +294,33 @@ def test_a_member_outside_every_dialect_blocks_a_gemini_call(data: st.DataObject
     assert report.status == "blocked", report.to_json()
     assert "unsupported_event" in report.codes, report.to_json()
     assert any(name[:40] in f.message for f in report.findings), report.to_json()
+
+
+_BEDROCK_LEVELS = {
+    # (event position in bedrock_turn(bedrock_tool()), path inside the event, known members)
+    "messageStart": (0, ("messageStart",), {"role", "p"}),
+    "contentBlockStart": (1, ("contentBlockStart",), {"contentBlockIndex", "start", "p"}),
+    "toolUse start": (1, ("contentBlockStart", "start", "toolUse"), {"toolUseId", "name", "type"}),
+    "contentBlockDelta": (2, ("contentBlockDelta",), {"contentBlockIndex", "delta", "p"}),
+    "toolUse delta": (2, ("contentBlockDelta", "delta", "toolUse"), {"input"}),
+    "contentBlockStop": (4, ("contentBlockStop",), {"contentBlockIndex", "p"}),
+    "messageStop": (5, ("messageStop",), {"stopReason", "additionalModelResponseFields", "p"}),
+}
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(data=st.data())
+def test_a_member_outside_every_dialect_blocks_a_bedrock_call(data: st.DataObject) -> None:
+    # Every object that carries the call or frames it (metadata carries none).
+    level = data.draw(st.sampled_from(sorted(_BEDROCK_LEVELS)), label="level")
+    at, path, known = _BEDROCK_LEVELS[level]
+    name = data.draw(_UNKNOWN_NAME.filter(lambda n: n not in known), label="name")
+    stream = bedrock_turn(bedrock_tool())
+    target = stream[at]
+    for key in path:
+        target = target[key]
+    target[name] = data.draw(_ANY_VALUE, label="value")
+    report = validate(bedrock(stream))
+    assert report.status == "blocked", report.to_json()
+    assert "unsupported_event" in report.codes, report.to_json()
+    assert any(name[:40] in f.message for f in report.findings), report.to_json()

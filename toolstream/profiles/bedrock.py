@@ -56,6 +56,7 @@ from toolstream.profiles._base import (
     provider_error,
     slot_index,
 )
+from toolstream.profiles.dialects import unknown_member_message
 
 # Deltas of non-call blocks.
 _BLOCK_DELTAS = frozenset({"text", "reasoningContent", "citation", "image", "toolResult"})
@@ -65,6 +66,19 @@ _BLOCK_STARTS = frozenset({"toolResult", "reasoningContent", "image"})
 # ToolUseBlockStart.type: absent and "tool_use" are the client's tool,
 # "server_tool_use" one the provider runs.
 _TOOL_TYPES = {None: CLIENT, "tool_use": CLIENT, "server_tool_use": SERVER}
+# The members of the objects that carry a call (botocore bedrock-runtime
+# ToolUseBlockStart, ToolUseBlockDelta) and of the events around them
+# (their *Event shapes, and the padding ``p``): anything else may carry
+# what the profile cannot read.  ``metadata`` carries no tool data.
+_TOOL_START_MEMBERS = frozenset({"toolUseId", "name", "type"})
+_TOOL_DELTA_MEMBERS = frozenset({"input"})
+_BODY_MEMBERS = {
+    "messageStart": frozenset({"role", "p"}),
+    "contentBlockStart": frozenset({"contentBlockIndex", "start", "p"}),
+    "contentBlockDelta": frozenset({"contentBlockIndex", "delta", "p"}),
+    "contentBlockStop": frozenset({"contentBlockIndex", "p"}),
+    "messageStop": frozenset({"stopReason", "additionalModelResponseFields", "p"}),
+}
 
 
 _EVENT_NAMES = frozenset(
@@ -137,6 +151,9 @@ class Bedrock(Profile):
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"{kind[:40]} payload is not an object", event=pos
             )
+        known = _BODY_MEMBERS.get(kind)
+        if known is not None and not body.keys() <= known:
+            raise _unknown_member(f"{kind}.", body, known, pos)
         if kind == "contentBlockDelta":
             yield from self._delta(body, pos)
         elif kind == "contentBlockStart":
@@ -215,6 +232,10 @@ class Bedrock(Profile):
             # Bedrock's start has no input: the implied one is {} (see above).
             initial_input={},
         )
+        if not tool.keys() <= _TOOL_START_MEMBERS:
+            raise _unknown_member(
+                "contentBlockStart.start.toolUse.", tool, _TOOL_START_MEMBERS, pos, key
+            )
         if kind is None:
             raise ProtocolError(
                 Code.UNSUPPORTED_CALL_TYPE,
@@ -238,6 +259,10 @@ class Bedrock(Profile):
             if target == BLOCK:
                 raise ProtocolError(
                     Code.UNSUPPORTED_EVENT, f"toolUse delta for non-tool block {index}", event=pos
+                )
+            if type(value) is dict and not value.keys() <= _TOOL_DELTA_MEMBERS:
+                raise _unknown_member(
+                    "contentBlockDelta.delta.toolUse.", value, _TOOL_DELTA_MEMBERS, pos, key
                 )
             text = value.get("input") if type(value) is dict else None
             if type(text) is not str:
@@ -264,3 +289,17 @@ class Bedrock(Profile):
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown delta type {delta_type[:40]!r}", event=pos
             )
+
+
+def _unknown_member(
+    where: str, item: dict[str, Any], known: frozenset[str], pos: int, key: Any = None
+) -> ProtocolError:
+    """The finding for the first member of ``item`` (sorted) outside
+    ``known``, naming its path (no reviewed bedrock dialect exists yet)."""
+    first = min(str(member) for member in item if member not in known)
+    return ProtocolError(
+        Code.UNSUPPORTED_EVENT,
+        f"bedrock {unknown_member_message(where + first[:40])}",
+        key=key,
+        event=pos,
+    )
