@@ -74,6 +74,15 @@ class Workspace:
         path.write_bytes(data.encode() if isinstance(data, str) else data)
         return str(path)
 
+    def diff_result(self) -> str:
+        """A diff run's JSON over the corpus (naive: unsafe accepts)."""
+        path = self.root / "result.json"
+        if not path.exists():
+            done = run("diff", str(self.corpus), *NAIVE, "--format", "json", "--fail-on", "never")
+            assert done.exit_code == 0, done.output
+            path.write_text(done.stdout, "utf-8")
+        return str(path)
+
     def shard(self) -> str:
         """The one shard of a diff run over the corpus (naive: unsafe accepts)."""
         path = self.root / "shard.json"
@@ -337,6 +346,30 @@ SCENARIOS: dict[tuple[str, int], Scenario] = {
         w.file("not-json.json", "{nope"),
         "-o",
         str(w.root / "r.html"),
+    ],
+    ("distill", 0): lambda w: [
+        "distill",
+        str(w.corpus),
+        "--result",
+        w.diff_result(),
+        "-o",
+        str(w.fresh("distilled")),
+    ],
+    ("distill", 64): lambda w: [
+        "distill",
+        str(w.root / "no-such-corpus"),
+        "--result",
+        w.diff_result(),
+        "-o",
+        str(w.fresh("distilled-64")),
+    ],
+    ("distill", 65): lambda w: [
+        "distill",
+        str(w.corpus),
+        "--result",
+        w.file("not-a-diff.json", "{}"),
+        "-o",
+        str(w.fresh("distilled-65")),
     ],
     ("seeds", 0): lambda w: ["seeds", "--list"],
     ("seeds", 64): _seeds_conflict,

@@ -57,7 +57,7 @@ def distill(corpus: str, result_files: tuple[str, ...], output: str, output_form
 
     Exit status: 0 written; 64 misuse (no such corpus, DIR holds cases, a
     corpus case the runs did not judge, a row that is no case of CORPUS);
-    65 a result that is not a diff result.
+    65 a result that is not a diff result; 130 interrupted.
     """
     from toolstream.corpus.distill import DISTILL_NAME, DistillError, write_distilled
     from toolstream.corpus.distill import distill as distill_corpus
