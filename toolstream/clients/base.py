@@ -147,6 +147,10 @@ class Client(abc.ABC):
     (``--client NAME==VERSION``, :mod:`toolstream.clients.versions`); ``None``:
     the driver runs only at the pinned version."""
 
+    library_extras: str = ""
+    """The extras of ``packages[0]`` a versioned environment installs with
+    it (``[openai]`` for Pydantic AI's OpenAI model)."""
+
     framing: str = "sse"
     """How the bodies the client reads are framed (``sse``, ``eventstream``):
     a transport variant for SSE text (``crlf``, ``cr``, ``keepalive``) does

@@ -73,6 +73,7 @@ from toolstream.clients.base import (
     Deadline,
     Target,
     fixture_tools,
+    http_module,
     json_text,
     shared_async_http_client,
 )
@@ -83,12 +84,18 @@ PROMPT: Final = "toolstream case"
 
 
 def pydantic_ai_refusals() -> tuple[type[BaseException], ...]:
-    import anthropic
-    import httpx2
-    import openai
+    import importlib
+
     from pydantic_ai.exceptions import AgentRunError
 
-    return (AgentRunError, openai.APIError, anthropic.APIError, httpx2.TransportError)
+    out: list[type[BaseException]] = [AgentRunError]
+    for sdk in ("openai", "anthropic"):
+        try:
+            module = importlib.import_module(sdk)
+        except ImportError:
+            continue  # one route's SDK may be absent: the other route still runs
+        out.extend((module.APIError, http_module(sdk).TransportError))
+    return tuple(out)
 
 
 _LOOP: list[asyncio.AbstractEventLoop] = []
@@ -206,6 +213,10 @@ class PydanticAIOpenAI(_PydanticAIClient):
     name = "pydantic-ai-openai"
     profiles = ("openai", "mistral")
     model_class = "OpenAIChatModel"
+    library_extras = "[openai]"
+    oldest = "1.0.0"
+    """Its first 1.x release (``DeferredToolRequests``, ``ExternalToolset``);
+    the openai SDK under it may take an ``httpx`` client (:func:`http_module`)."""
 
     def load(self) -> None:
         from pydantic_ai.models.openai import OpenAIChatModel  # noqa: F401
@@ -221,7 +232,7 @@ class PydanticAIOpenAI(_PydanticAIClient):
                 base_url=target.v1,
                 max_retries=0,
                 timeout=target.timeout,
-                http_client=shared_async_http_client(),
+                http_client=shared_async_http_client("openai"),
             )
         )
         return OpenAIChatModel(MODEL, provider=OpenAIProvider(openai_client=client))

@@ -111,7 +111,7 @@ def _requirements(client: Client, version: str, *, pinned: bool) -> list[str]:
     """The library at ``version``, and the other distributions the driver
     needs (at the versions installed here when ``pinned``)."""
     library, *others = client.packages
-    out = [f"{library}=={version}"]
+    out = [f"{library}{client.library_extras}=={version}"]
     for name in others:
         installed = _installed(name) if pinned else None
         out.append(f"{name}=={installed}" if installed else name)
