@@ -49,6 +49,9 @@ from tests.support.builders import (
     weather_call,
 )
 from tests.support.builders_gemini_cohere_invoke import (
+    co_call,
+    co_turn,
+    cohere,
     gem_call,
     gem_chunk,
     gem_finish,
@@ -321,6 +324,38 @@ def test_a_member_outside_every_dialect_blocks_a_bedrock_call(data: st.DataObjec
         target = target[key]
     target[name] = data.draw(_ANY_VALUE, label="value")
     report = validate(bedrock(stream))
+    assert report.status == "blocked", report.to_json()
+    assert "unsupported_event" in report.codes, report.to_json()
+    assert any(name[:40] in f.message for f in report.findings), report.to_json()
+
+
+_COHERE_LEVELS = {
+    # (event position in co_turn(co_call())), path inside the event, known members)
+    "start": (2, (), {"type", "index", "delta"}),
+    "start delta": (2, ("delta",), {"message"}),
+    "start message": (2, ("delta", "message"), {"tool_calls"}),
+    "start call": (2, ("delta", "message", "tool_calls"), {"id", "type", "function"}),
+    "start function": (2, ("delta", "message", "tool_calls", "function"), {"name", "arguments"}),
+    "delta": (3, (), {"type", "index", "delta"}),
+    "delta call": (3, ("delta", "message", "tool_calls"), {"function"}),
+    "delta function": (3, ("delta", "message", "tool_calls", "function"), {"arguments"}),
+    "end": (5, (), {"type", "index"}),
+}
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(data=st.data())
+def test_a_member_outside_every_dialect_blocks_a_cohere_call(data: st.DataObject) -> None:
+    # Every level of the events that carry the call.
+    level = data.draw(st.sampled_from(sorted(_COHERE_LEVELS)), label="level")
+    at, path, known = _COHERE_LEVELS[level]
+    name = data.draw(_UNKNOWN_NAME.filter(lambda n: n not in known), label="name")
+    stream = co_turn(co_call())
+    target = stream[at]
+    for key in path:
+        target = target[key]
+    target[name] = data.draw(_ANY_VALUE, label="value")
+    report = validate(cohere(stream))
     assert report.status == "blocked", report.to_json()
     assert "unsupported_event" in report.codes, report.to_json()
     assert any(name[:40] in f.message for f in report.findings), report.to_json()

@@ -44,6 +44,7 @@ from toolstream.profiles._base import (
     optional_text,
     slot_index,
 )
+from toolstream.profiles.dialects import unknown_member_message
 
 NO_TOOL_DATA_EVENTS = frozenset(
     {
@@ -56,6 +57,22 @@ NO_TOOL_DATA_EVENTS = frozenset(
         "debug",
     }
 )
+# The members of the events that carry a call, level by level (cohere's
+# ChatToolCallStartEvent / ChatToolCallDeltaEvent / ChatToolCallEndEvent and
+# their delta, message, ToolCallV2 and function types): anything else may
+# carry what the profile cannot read.
+_EVENT_MEMBERS = frozenset({"type", "index", "delta"})
+_END_MEMBERS = frozenset({"type", "index"})
+_DELTA_MEMBERS = frozenset({"message"})
+_MESSAGE_MEMBERS = frozenset({"tool_calls"})
+_CALL_MEMBERS = {
+    "tool-call-start": frozenset({"id", "type", "function"}),
+    "tool-call-delta": frozenset({"function"}),
+}
+_FUNCTION_MEMBERS = {
+    "tool-call-start": frozenset({"name", "arguments"}),
+    "tool-call-delta": frozenset({"arguments"}),
+}
 ACCEPTED_REASON = "TOOL_CALL"
 ERROR_REASON = "ERROR"
 
@@ -134,13 +151,15 @@ class Cohere(Profile):
         if kind == "tool-call-delta":
             key = self._key(raw, pos)
             call = self._call(raw, key, pos)
-            function = self._function(call, key, pos)
+            function = self._function(call, kind, key, pos)
             text = _arguments(function, key, pos)
             yield Fragment(pos=pos, key=key, id=None, name=None, text=text)
         elif kind == "tool-call-start":
             yield from self._start(raw, pos)
         elif kind == "tool-call-end":
-            yield End(pos=pos, key=self._key(raw, pos))
+            key = self._key(raw, pos)
+            _closed(raw, _END_MEMBERS, "tool-call-end.", key, pos)
+            yield End(pos=pos, key=key)
         elif kind == "message-start":
             yield Begin(pos=pos, scope=0)
         elif kind == "message-end":
@@ -164,9 +183,18 @@ class Cohere(Profile):
                 key=key,
                 event=pos,
             )
+        assert type(delta) is dict and type(message) is dict
+        kind = raw["type"]
+        for item, known, where in (
+            (raw, _EVENT_MEMBERS, ""),
+            (delta, _DELTA_MEMBERS, "delta."),
+            (message, _MESSAGE_MEMBERS, "delta.message."),
+            (call, _CALL_MEMBERS[kind], "delta.message.tool_calls."),
+        ):
+            _closed(item, known, f"{kind}.{where}", key, pos)
         return call
 
-    def _function(self, call: dict[str, Any], key: SlotKey, pos: int) -> dict[str, Any]:
+    def _function(self, call: dict[str, Any], kind: str, key: SlotKey, pos: int) -> dict[str, Any]:
         function = call.get("function")
         if type(function) is not dict:
             raise ProtocolError(
@@ -175,13 +203,20 @@ class Cohere(Profile):
                 key=key,
                 event=pos,
             )
+        _closed(
+            function,
+            _FUNCTION_MEMBERS[kind],
+            f"{kind}.delta.message.tool_calls.function.",
+            key,
+            pos,
+        )
         return function
 
     def _start(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
         key = self._key(raw, pos)
         try:
             call = self._call(raw, key, pos)
-            function = self._function(call, key, pos)
+            function = self._function(call, "tool-call-start", key, pos)
             id_ = optional_text(call.get("id"), "tool_calls.id", key, pos)
             name = optional_text(function.get("name"), "function.name", key, pos)
         except ProtocolError:
@@ -249,3 +284,19 @@ def _arguments(function: dict[str, Any], key: SlotKey, pos: int) -> str | None:
             event=pos,
         )
     return text
+
+
+def _closed(
+    item: dict[str, Any], known: frozenset[str], where: str, key: SlotKey, pos: int
+) -> None:
+    """Refuse the first member of ``item`` (sorted) outside ``known``, naming
+    its path (no reviewed cohere dialect exists yet)."""
+    if item.keys() <= known:
+        return
+    first = min(str(member) for member in item if member not in known)
+    raise ProtocolError(
+        Code.UNSUPPORTED_EVENT,
+        f"cohere {unknown_member_message(where + first[:40])}",
+        key=key,
+        event=pos,
+    )
