@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -57,7 +58,9 @@ def example(name: str) -> str:
     return match[1] + "\n"
 
 
-def timed(label: str, cases: list, specs: list[str], note: str = "", scale: int = 0) -> None:
+def timed(
+    label: str, cases: list[Any], specs: list[str], note: str = "", scale: int = 0
+) -> None:
     loaded = resolve_adapters(specs, timeout=30.0)
     for item in loaded:
         if item.adapter is None:

@@ -189,7 +189,7 @@ def subject_openai_python(data: bytes, fixture: Any) -> Callable[[], Any]:
     from openai.types.chat import ChatCompletionChunk
 
     chunks = fixture["chunks"]
-    tools = [
+    tools: Any = [
         {"type": "function", "function": {"name": name, "parameters": schema}}
         for name, schema in fixture["tool_schemas"].items()
     ]
@@ -198,9 +198,10 @@ def subject_openai_python(data: bytes, fixture: Any) -> Callable[[], Any]:
         state = ChatCompletionStreamState(input_tools=tools, response_format=omit)
         handle = state.handle_chunk
         for body in chunks:
-            handle(construct_type(type_=ChatCompletionChunk, value=body))
+            chunk: Any = construct_type(type_=ChatCompletionChunk, value=body)
+            handle(chunk)
         completion = state.get_final_completion()
-        calls = completion.choices[0].message.tool_calls
+        calls: Any = completion.choices[0].message.tool_calls
         return [c.function.arguments for c in calls]
 
     return run
@@ -219,7 +220,7 @@ def subject_anthropic_python(data: bytes, fixture: Any) -> Callable[[], Any]:
         for body in events:
             if body["type"] == "ping":
                 continue
-            event = construct_type(type_=RawMessageStreamEvent, value=body)
+            event: Any = construct_type(type_=RawMessageStreamEvent, value=body)
             snapshot = accumulate_event(event=event, current_snapshot=snapshot, json_bufs=bufs)
         assert snapshot is not None
         return [b.input for b in snapshot.content if b.type == "tool_use"]

@@ -109,7 +109,8 @@ def run_one(
         return {"subject": subject, "over_budget": True, "times": [], "median": None}
     if done.returncode != 0:
         return {"subject": subject, "error": done.stderr.strip().splitlines()[-1:], "median": None}
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
 def fmt_time(row: dict[str, Any], budget: float) -> str:
@@ -286,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         ):
             # per-chunk cost from the paired runs (the most stable medians)
             def per_chunk(pair: dict[str, Any], row: dict[str, Any], name: str) -> float:
-                return float(pair["median"][name]) / row["stream_chunks"]
+                return float(pair["median"][name]) / float(row["stream_chunks"])
 
             # The linear target: toolstream's time over the
             # floor's, both with the GC paused, at the largest size against the

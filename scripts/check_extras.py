@@ -19,6 +19,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = ROOT / "corpus" / "seeds" / "openai-parallel.json"
@@ -57,8 +58,11 @@ class Outcome:
     what: str
 
 
-def run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, capture_output=True, text=True, check=False, **kwargs)
+def run(args: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    done: subprocess.CompletedProcess[str] = subprocess.run(
+        args, capture_output=True, text=True, check=False, **kwargs
+    )
+    return done
 
 
 def last_line(text: str) -> str:

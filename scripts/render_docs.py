@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -51,13 +52,13 @@ def findings_md() -> str:
         "| code | layer | meaning | profiles with a fixture |",
         "|---|---|---|---|",
     ]
-    by_code: dict[str, list] = {}
+    by_code: dict[str, list[Any]] = {}
     for entry in CATALOGUE:
         by_code.setdefault(entry.code, []).append(entry)
     for code in Code:
         profiles = ", ".join(e.profile for e in by_code.get(code.value, []))
-        layer = layer_of(code).value
-        out.append(f"| `{code.value}` | `{layer}` | {code.__doc__} | {profiles} |")
+        layer_name = layer_of(code).value
+        out.append(f"| `{code.value}` | `{layer_name}` | {code.__doc__} | {profiles} |")
     out.append("")
     for code in Code:
         layer_line = f"Layer: `{layer_of(code).value}`."

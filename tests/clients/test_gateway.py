@@ -429,7 +429,8 @@ def test_litellm_translates_anthropic_to_chat_on_a_sample() -> None:
     assert by_path["deltas"].classification is Classification.PRESERVED, by_path["deltas"].detail
     assert by_path["deltas"].ids is IdHandling.KEPT
     assert by_path["seed"].classification is Classification.REFUSED, by_path["seed"].detail
-    assert "empty_arguments" in by_path["seed"].downstream.codes
+    downstream = by_path["seed"].downstream
+    assert downstream is not None and "empty_arguments" in downstream.codes
     assert by_path["cut"].classification is Classification.BLOCKED_BOTH, by_path["cut"].detail
     assert result.gateway["kind"] == "litellm"
 

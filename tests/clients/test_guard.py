@@ -181,7 +181,7 @@ def openai_chat(client: Any, path: Path) -> Any:
 
 
 def openai_responses(client: Any, path: Path) -> Any:
-    tools = [
+    tools: Any = [
         {"type": "function", "name": name, "parameters": schema, "strict": False}
         for name, schema in case_of(path)["tool_schemas"].items()
     ]
@@ -516,7 +516,8 @@ def readme_example(name: str) -> str:
 
 def request_tools(profile: str, case: dict[str, Any]) -> list[dict[str, Any]]:
     if profile == "openai":
-        return _chat_tools(toolstream_case(case))
+        tools: list[dict[str, Any]] = _chat_tools(toolstream_case(case))
+        return tools
     return [{"name": n, "input_schema": s} for n, s in case["tool_schemas"].items()]
 
 

@@ -259,7 +259,7 @@ def test_unknown_case_is_404_in_each_providers_shape(server: Server) -> None:
     assert response.getheader("request-id")
     status, response, data = request(server, "POST", "/model/nope/converse-stream", {})
     assert status == 404
-    assert response.getheader("x-amzn-ErrorType").startswith("ResourceNotFoundException:")
+    assert str(response.getheader("x-amzn-ErrorType")).startswith("ResourceNotFoundException:")
     assert "names no served case" in json.loads(data)["message"]
     status, _, data = request(server, "POST", "/cases/no/such/case/v1/messages", {"stream": True})
     assert status == 404 and json.loads(data)["error"]["type"] == "not_found_error"
@@ -279,7 +279,7 @@ def test_a_case_on_another_providers_endpoint_is_400(server: Server, sample: lis
         server, "POST", f"/model/{quote('case:' + openai_case, safe='')}/converse-stream", {}
     )
     assert status == 400
-    assert response.getheader("x-amzn-ErrorType").startswith("ValidationException:")
+    assert str(response.getheader("x-amzn-ErrorType")).startswith("ValidationException:")
     mistral_case = _case_of(sample, "mistral")
     status, _, data = request(
         server, "POST", "/v1/responses", {"model": f"case:{mistral_case}", "stream": True}

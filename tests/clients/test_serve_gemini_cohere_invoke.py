@@ -166,7 +166,7 @@ def test_each_new_endpoint_refuses_a_non_streaming_call_in_its_shape(
     invoke = quote(_served(listing, "bedrock-invoke")[0]["model"], safe="")
     status, response, data = request(server, "POST", f"/model/{invoke}/invoke", {})
     assert status == 400
-    assert response.getheader("x-amzn-ErrorType").startswith("ValidationException:")
+    assert str(response.getheader("x-amzn-ErrorType")).startswith("ValidationException:")
     assert "invoke_model_with_response_stream" in json.loads(data)["message"]
 
 

@@ -154,7 +154,7 @@ def test_verify_misuse_exits_64(args: list[str], corpus: Path, tmp_path: Path) -
 
 
 def written_case(path: Path) -> dict[str, Any]:
-    case = json.loads(path.read_text("ascii"))
+    case: dict[str, Any] = json.loads(path.read_text("ascii"))
     assert path.read_text("ascii") == json.dumps(case, ensure_ascii=True, indent=2) + "\n"
     return case
 

@@ -14,6 +14,7 @@ import re
 import shutil
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,7 @@ def corpus(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A user's project folder, the current directory, with their adapters."""
     folder = tmp_path / "project"
     folder.mkdir()

@@ -119,7 +119,7 @@ COHERE = [
     {"type": "message-end", "delta": {"finish_reason": "TOOL_CALL", "usage": {}}},
 ]
 
-VOCABULARY = {
+VOCABULARY: dict[str, Any] = {
     "chat": CHAT,
     "anthropic": ANTHROPIC,
     "responses": RESPONSES,
@@ -356,6 +356,38 @@ def test_a_member_outside_every_dialect_blocks_a_cohere_call(data: st.DataObject
         target = target[key]
     target[name] = data.draw(_ANY_VALUE, label="value")
     report = validate(cohere(stream))
+    assert report.status == "blocked", report.to_json()
+    assert "unsupported_event" in report.codes, report.to_json()
+    assert any(name[:40] in f.message for f in report.findings), report.to_json()
+
+
+_ANTHROPIC_LEVELS = {
+    # (event position in anthropic_turn(tool_block())), path inside the event, known members)
+    "content_block_start": (1, (), {"type", "index", "content_block"}),
+    "tool_use block": (
+        1,
+        ("content_block",),
+        {"type", "id", "name", "input", "caller", "toolset_name"},
+    ),
+    "content_block_delta": (2, (), {"type", "index", "delta"}),
+    "input_json_delta": (3, ("delta",), {"type", "partial_json"}),
+    "content_block_stop": (4, (), {"type", "index"}),
+}
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(data=st.data())
+def test_a_member_outside_every_dialect_blocks_an_anthropic_call(data: st.DataObject) -> None:
+    # Every object that carries the call, and the block events around it.
+    level = data.draw(st.sampled_from(sorted(_ANTHROPIC_LEVELS)), label="level")
+    at, path, known = _ANTHROPIC_LEVELS[level]
+    name = data.draw(_UNKNOWN_NAME.filter(lambda n: n not in known), label="name")
+    stream = anthropic_turn(tool_block())
+    target = stream[at]
+    for key in path:
+        target = target[key]
+    target[name] = data.draw(_ANY_VALUE, label="value")
+    report = validate(anthropic(stream))
     assert report.status == "blocked", report.to_json()
     assert "unsupported_event" in report.codes, report.to_json()
     assert any(name[:40] in f.message for f in report.findings), report.to_json()

@@ -600,7 +600,7 @@ def envelopes(profile: str, items: st.SearchStrategy[Any]) -> st.SearchStrategy[
 
 
 # Schemas built from the supported keywords, with plausible and arbitrary values.
-_schema_leaf = st.one_of(st.just(True), st.just(False), st.just({}))
+_schema_leaf: st.SearchStrategy[Any] = st.one_of(st.just(True), st.just(False), st.just({}))
 
 
 def _schema_node(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
@@ -851,12 +851,12 @@ def test_seeds_pass_the_independent_check() -> None:
 
 
 def test_the_independent_check_rejects_what_it_should() -> None:
-    fixture = {"tool_schemas": {"weather": {}}}
+    fixture: dict[str, Any] = {"tool_schemas": {"weather": {}}}
 
     def report_with(**call: Any) -> Report:
-        from toolstream.report import CallReport
+        from toolstream.report import CallReport, Status
 
-        fields = {
+        fields: dict[str, Any] = {
             "slot": 0,
             "choice": 0,
             "kind": "client",
@@ -869,10 +869,11 @@ def test_the_independent_check_rejects_what_it_should() -> None:
             "findings": (),
         }
         fields.update(call)
-        return Report(profile="openai", status="pass", calls=(CallReport(**fields),), findings=())
+        calls = (CallReport(**fields),)
+        return Report(profile="openai", status=Status("pass"), calls=calls, findings=())
 
     independent_check(report_with(), fixture)
-    for bad in [
+    bads: list[dict[str, Any]] = [
         {"arguments": '{"a":1,"a":2}', "input": {"a": 2}},
         {"arguments": '{"a":NaN}'},
         {"arguments": "[1]", "input": [1]},
@@ -880,7 +881,8 @@ def test_the_independent_check_rejects_what_it_should() -> None:
         {"id": ""},
         {"name": "clock"},
         {"name": ""},
-    ]:
+    ]
+    for bad in bads:
         with pytest.raises((AssertionError, ValueError, _Duplicate)):
             independent_check(report_with(**bad), fixture)
 

@@ -178,7 +178,7 @@ def test_generator_mutants(name: str) -> None:
 def perturbed(draw: st.DrawFn) -> dict[str, Any]:
     """A seed whose stream was cut about: items dropped, duplicated, swapped,
     moved, or borrowed from another seed of another profile."""
-    fixture = copy.deepcopy(SEEDS[draw(st.sampled_from(sorted(SEEDS)))])
+    fixture: dict[str, Any] = copy.deepcopy(SEEDS[draw(st.sampled_from(sorted(SEEDS)))])
     key = PROFILES[fixture["profile"]].stream_key
     stream: list[Any] = fixture[key]
     others = [
@@ -231,7 +231,7 @@ def test_no_call_is_reachable_before_close(name: str) -> None:
     gate = Gate(envelope.profile, envelope.tool_schemas, envelope.request)
     gate.feed_all(envelope.stream)
     expected = validate(fixture)
-    secrets = [c.id for c in expected.client_calls()] + [
+    secrets: list[Any] = [c.id for c in expected.client_calls()] + [
         c.arguments for c in expected.client_calls() if c.arguments
     ]
     assert secrets

@@ -114,7 +114,9 @@ def message_start(message: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"type": "message_start", "message": copy.deepcopy(body)}
 
 
-def tool_start(index: int, id: Any = "toolu_1", name: Any = "weather", input: Any = None) -> dict:
+def tool_start(
+    index: Any, id: Any = "toolu_1", name: Any = "weather", input: Any = None
+) -> dict[str, Any]:
     block: dict[str, Any] = {"type": "tool_use", "id": id, "name": name}
     block["input"] = {} if input is None else input
     return {"type": "content_block_start", "index": index, "content_block": block}
@@ -198,7 +200,9 @@ def tool_block(
     return [tool_start(index, id), *(json_delta(index, p) for p in parts), block_stop(index)]
 
 
-def anthropic_turn(*blocks: list[dict[str, Any]], reason: str = "tool_use") -> list[dict]:
+def anthropic_turn(
+    *blocks: list[dict[str, Any]], reason: str = "tool_use"
+) -> list[dict[str, Any]]:
     events = [message_start()]
     for block in blocks:
         events.extend(block)
@@ -308,7 +312,9 @@ def responses_call(
     ]
 
 
-def message_item(index: int, text: str = "Checking.", item_id: str = "msg_1") -> list[dict]:
+def message_item(
+    index: int, text: str = "Checking.", item_id: str = "msg_1"
+) -> list[dict[str, Any]]:
     """A complete assistant message item with one text delta."""
     return [
         item_added(index, "message", item_id),
@@ -323,7 +329,9 @@ def message_item(index: int, text: str = "Checking.", item_id: str = "msg_1") ->
     ]
 
 
-def responses_turn(*items: list[dict[str, Any]], end: str = "response.completed") -> list[dict]:
+def responses_turn(
+    *items: list[dict[str, Any]], end: str = "response.completed"
+) -> list[dict[str, Any]]:
     events = [resp_created()]
     for item in items:
         events.extend(item)
@@ -355,7 +363,9 @@ def br_message_start() -> dict[str, Any]:
     return {"messageStart": {"role": "assistant"}}
 
 
-def br_start(index: Any, id: Any = "tooluse_1", name: Any = "weather", type_: Any = None) -> dict:
+def br_start(
+    index: Any, id: Any = "tooluse_1", name: Any = "weather", type_: Any = None
+) -> dict[str, Any]:
     tool: dict[str, Any] = {"toolUseId": id, "name": name}
     if type_ is not None:
         tool["type"] = type_
@@ -395,7 +405,9 @@ def bedrock_tool(
     return [br_start(index, id), *(br_delta(index, p) for p in parts), br_stop(index)]
 
 
-def bedrock_turn(*blocks: list[dict[str, Any]], reason: str = "tool_use") -> list[dict]:
+def bedrock_turn(
+    *blocks: list[dict[str, Any]], reason: str = "tool_use"
+) -> list[dict[str, Any]]:
     events = [br_message_start()]
     for block in blocks:
         events.extend(block)

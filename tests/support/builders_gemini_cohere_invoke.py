@@ -62,7 +62,9 @@ def pa(path: Any, value: Any, more: bool = False, kind: str | None = None) -> di
     return entry
 
 
-def gem_chunk(*parts: Any, finish: str | None = None, candidate: int | None = None) -> dict:
+def gem_chunk(
+    *parts: Any, finish: str | None = None, candidate: int | None = None
+) -> dict[str, Any]:
     body: dict[str, Any] = {"content": {"role": "model", "parts": list(parts)}}
     if finish is not None:
         body["finishReason"] = finish
@@ -137,7 +139,9 @@ def gi_call(
     return [gi_start(index, id=id), *(gi_delta(index, p) for p in parts), gi_stop(index)]
 
 
-def gi_turn(*steps: list[dict[str, Any]], status: str = "requires_action") -> list[dict]:
+def gi_turn(
+    *steps: list[dict[str, Any]], status: str = "requires_action"
+) -> list[dict[str, Any]]:
     events = [gi_created()]
     for step in steps:
         events.extend(step)
@@ -166,7 +170,9 @@ def co_message_start() -> dict[str, Any]:
     }
 
 
-def co_start(index: Any, id: Any = "weather_1", name: Any = "weather", **call: Any) -> dict:
+def co_start(
+    index: Any, id: Any = "weather_1", name: Any = "weather", **call: Any
+) -> dict[str, Any]:
     body: dict[str, Any] = {
         "id": id,
         "type": "function",
@@ -229,12 +235,16 @@ def wrap(event: Any) -> dict[str, Any]:
     return {"chunk": {"bytes": base64.b64encode(data).decode("ascii")}}
 
 
-def invoke_turn(*blocks: list[dict[str, Any]], reason: str = "tool_use") -> list[dict]:
+def invoke_turn(
+    *blocks: list[dict[str, Any]], reason: str = "tool_use"
+) -> list[dict[str, Any]]:
     """A Claude turn (Anthropic Messages events), each event wrapped."""
     return [wrap(e) for e in anthropic_turn(*blocks, reason=reason)]
 
 
-def invoke_tool(parts: tuple[str, ...] = ('{"city"', ': "Paris"}'), index: int = 0) -> list:
+def invoke_tool(
+    parts: tuple[str, ...] = ('{"city"', ': "Paris"}'), index: int = 0
+) -> list[dict[str, Any]]:
     return tool_block(index, f"toolu_{index + 1}", parts)
 
 

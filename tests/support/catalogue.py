@@ -261,7 +261,7 @@ def _build() -> list[Entry]:
                 "invalid_slot_index",
                 "anthropic",
                 "content block index is a string",
-                anthropic([message_start(), tool_start("1"), json_delta("1", "{}")]),  # type: ignore[arg-type]
+                anthropic([message_start(), tool_start("1"), json_delta("1", "{}")]),
             ),
         ]
     )
@@ -970,7 +970,7 @@ CATALOGUE.extend(_build_responses_and_bedrock())
 def _build_gemini_cohere_invoke() -> list[Entry]:
     from tests.support.catalogue_gemini_cohere_invoke import build
 
-    return build(CATALOGUE, Entry)  # type: ignore[no-any-return]
+    return build(CATALOGUE, Entry)
 
 
 CATALOGUE.extend(_build_gemini_cohere_invoke())

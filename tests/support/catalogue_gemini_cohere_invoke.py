@@ -691,7 +691,7 @@ def _invoke(add: Any, catalogue: list[Any]) -> None:
         p,
         "a wrapped block index is a string",
         bedrock_invoke([wrap(message_start()), wrap(tool_start("1"))], request=CLAUDE),
-    )  # type: ignore[arg-type]
+    )
 
 
 def _cut(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

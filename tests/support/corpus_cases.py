@@ -26,7 +26,9 @@ SEEDS = sorted((ROOT / "corpus" / "seeds").glob("*.json"))
 
 def seed(name: str) -> dict[str, Any]:
     """A seed fixture without its description."""
-    fixture = json.loads((ROOT / "corpus" / "seeds" / f"{name}.json").read_text("utf-8"))
+    fixture: dict[str, Any] = json.loads(
+        (ROOT / "corpus" / "seeds" / f"{name}.json").read_text("utf-8")
+    )
     fixture.pop("meta", None)
     return fixture
 
@@ -128,7 +130,7 @@ class NaiveAdapter(Adapter):
                     slot = slots.setdefault(
                         entry.get("index"), {"id": None, "name": None, "args": ""}
                     )
-                    function = (
+                    function: Any = (
                         entry.get("function") if isinstance(entry.get("function"), dict) else {}
                     )
                     slot["id"] = entry.get("id") or slot["id"]

@@ -37,10 +37,12 @@ def served(path: str) -> Served:
     return Served(ident, case["profile"], case["tool_schemas"], case["expect"].get("calls", []))
 
 
-MESSAGES = [{"role": "user", "content": "Use the tools."}]
+MESSAGES: Any = [{"role": "user", "content": "Use the tools."}]
+"""(Any: each SDK types its messages with its own TypedDicts.)"""
 
 
-def _chat_tools(case: Served) -> list[dict[str, Any]]:
+def _chat_tools(case: Served) -> Any:
+    # (Any: each SDK types its tools with its own TypedDicts.)
     return [
         {"type": "function", "function": {"name": name, "parameters": schema}}
         for name, schema in case.tool_schemas.items()
@@ -121,7 +123,9 @@ def anthropic_stream(base_url: str, case: Served, timeout: float) -> list[Call]:
     ``input`` is parsed by the SDK (compared as JSON values)."""
     import anthropic
 
-    tools = [{"name": name, "input_schema": schema} for name, schema in case.tool_schemas.items()]
+    tools: Any = [
+        {"name": name, "input_schema": schema} for name, schema in case.tool_schemas.items()
+    ]
     with (
         anthropic.Anthropic(
             base_url=base_url,

@@ -104,7 +104,7 @@ def translate(events: Iterator[Any], mode: str, model: str) -> Iterator[dict[str
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
         }
 
-    events = list(events)
+    events = list(events)  # type: ignore[assignment]  # (read twice below)
     tool_blocks = [
         e.get("index", -1)
         for e in events

@@ -17,12 +17,16 @@ import sys
 import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tests.support.corpus_cases import ROOT
 
 
-def run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, capture_output=True, text=True, timeout=300, check=False, **kwargs)
+def run(args: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    done: subprocess.CompletedProcess[str] = subprocess.run(
+        args, capture_output=True, text=True, timeout=300, check=False, **kwargs
+    )
+    return done
 
 
 def copy_sources(target: Path) -> None:

@@ -65,7 +65,7 @@ def _write(path: Path, text: str) -> str:
 
 def every_command() -> list[list[str]]:
     """Each command's words: a group's subcommands one by one."""
-    out = []
+    out: list[list[str]] = []
     for name, command in sorted(cli.commands.items()):
         if isinstance(command, click.Group):
             out.extend([name, sub] for sub in sorted(command.commands))

@@ -67,7 +67,9 @@ def _message_mirror(stream: Stream) -> Stream:
     return out
 
 
-def _on_every(where: str, member: str, value: Callable[[dict[str, Any]], Any]) -> Callable:
+def _on_every(
+    where: str, member: str, value: Callable[[dict[str, Any]], Any]
+) -> Callable[[Stream], Stream]:
     """Put ``member`` on every chunk, choice or delta of the stream, its
     value computed from that choice (or chunk)."""
 

@@ -100,7 +100,10 @@ def test_the_clean_call_passes() -> None:
     assert validate(fixture({"schema": None, **clean()})).executable
 
 
-@pytest.mark.parametrize("code", sorted(DEFECTS, key=step))
+ORDERED: list[Code] = sorted(DEFECTS, key=step)
+
+
+@pytest.mark.parametrize("code", ORDERED)
 def test_each_defect_alone_gives_its_code(code: Code) -> None:
     spec = clean()
     DEFECTS[code][1](spec)

@@ -47,13 +47,14 @@ BEDROCK_SEED = "bedrock-text-and-two-tools"
 SETTINGS = settings(max_examples=30)  # the rest is the profile's (tests/conftest.py)
 
 
-def seed_calls(seed: dict[str, Any]) -> list[dict[str, str]]:
+def seed_calls(seed: dict[str, Any]) -> list[dict[str, Any]]:
     turn = parse(seed)
     return [{"id": c.id, "name": c.name, "arguments": c.expected} for c in turn.slot_calls()]
 
 
 def stream(fixture: dict[str, Any]) -> list[Any]:
-    return fixture["chunks"] if "chunks" in fixture else fixture["events"]
+    items: list[Any] = fixture["chunks"] if "chunks" in fixture else fixture["events"]
+    return items
 
 
 # -- model -----------------------------------------------------------------------
@@ -383,6 +384,7 @@ def test_operator_label_rule(seed: str, name: str) -> None:
             assert entry.code in label.codes
             assert set(label.codes) - {entry.code} <= set(entry.also), label
         else:
+            assert entry.code is not None
             assert label == Label("blocked", (entry.code,))
 
     check()
@@ -416,7 +418,7 @@ def test_truncate_parseable_cuts_where_the_arguments_parse() -> None:
 
 
 def _escaped_seed() -> dict[str, Any]:
-    seed = json.loads(json.dumps(SEEDS["openai-parallel"]))
+    seed: dict[str, Any] = json.loads(json.dumps(SEEDS["openai-parallel"]))
     seed["tool_schemas"] = {"echo": {"type": "object"}}
     seed["chunks"] = [
         {
@@ -521,6 +523,7 @@ def test_responses_preserving_mutants_stay_well_formed(name: str) -> None:
                     whole[item["id"]].append(item["arguments"])
                 elif item.get("type") == "function_call":
                     assert item["arguments"] == streamed[item["id"]]
+        assert mutant.label.calls is not None
         arguments = {call["arguments"] for call in mutant.label.calls}
         for said in whole.values():
             assert said and len(set(said)) == 1 and said[0] in arguments, said
@@ -732,7 +735,9 @@ def test_multi_operator_mutants_exist() -> None:
 def test_sample_is_deterministic_and_distinct(name: str) -> None:
     first = sample(SEEDS[name], count=60, seed=42)
     second = sample(SEEDS[name], count=60, seed=42)
-    dump = lambda ms: json.dumps([m.to_dict() for m in ms], sort_keys=False)  # noqa: E731
+    def dump(mutants: list[Any]) -> str:
+        return json.dumps([m.to_dict() for m in mutants], sort_keys=False)
+
     assert dump(first) == dump(second)
     keys = [json.dumps(m.fixture, sort_keys=False) for m in first]
     assert len(keys) == len(set(keys)) == 60
@@ -777,6 +782,7 @@ def test_valid_turns_model_back(profile: str) -> None:
         assert 1 <= len(turn.calls) <= 3
         assert len({c.id for c in turn.calls}) == len(turn.calls)
         for call in turn.calls:
+            assert call.expected is not None
             value = jt.loads(call.expected)
             assert isinstance(value, dict)
             assert not violation_sites({"type": "object"}, value) or True

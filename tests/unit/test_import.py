@@ -88,7 +88,7 @@ def eventstream(events: list[dict[str, Any]]) -> bytes:
     return out
 
 
-def run(tmp_path: Path, data: bytes, *args: str, name: str = "capture.sse") -> Result:
+def run(tmp_path: Path, data: bytes, *args: str | Path, name: str = "capture.sse") -> Result:
     capture = tmp_path / name
     capture.write_bytes(data)
     return CliRunner(env=ENV).invoke(cli, ["import", str(capture), *map(str, args)])
@@ -100,7 +100,8 @@ def write_json(path: Path, obj: Any) -> Path:
 
 
 def load(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="ascii"))
+    loaded: dict[str, Any] = json.loads(path.read_text(encoding="ascii"))
+    return loaded
 
 
 def schemas_file(tmp_path: Path, mapping: dict[str, Any] | None = None) -> Path:
@@ -336,7 +337,7 @@ def test_single_turn_into_a_folder(tmp_path: Path) -> None:
 # -- profile detection ------------------------------------------------------------------
 
 
-def _profile(tmp_path: Path, data: bytes, *args: str) -> tuple[str, str, Result]:
+def _profile(tmp_path: Path, data: bytes, *args: str | Path) -> tuple[str, str, Result]:
     out = tmp_path / "out.json"
     result = run(tmp_path, data, *args, "-o", out)
     assert result.exit_code == 0, result.output
@@ -769,12 +770,10 @@ def test_text_only_stream_imports_as_not_applicable(tmp_path: Path) -> None:
 
 
 def test_no_temporary_file_is_left_when_writing_fails(tmp_path: Path, monkeypatch: Any) -> None:
-    from toolstream.importer import core
-
     def boom(*args: Any) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(core.os, "replace", boom)
+    monkeypatch.setattr(os, "replace", boom)  # the os module core writes with
     result = run(tmp_path, jsonl(CHAT), "-o", tmp_path / "o.json")
     assert result.exit_code == 64
     assert "No space left" in result.stderr

@@ -48,6 +48,7 @@ from tests.support.cassettes import (
 from toolstream.capture import encode_event
 from toolstream.cli import cli
 from toolstream.importer import InputError, import_capture, request_tools, tool_schemas
+from toolstream.importer.detect import detect_profile
 from toolstream.importer.gemini_schema import gemini_schema
 
 CAPTURES = Path(__file__).resolve().parents[2].parent / "shared" / "captures"
@@ -142,7 +143,9 @@ def run(tmp_path: Path, data: bytes, *args: Any, name: str = "rec.cassette.yaml"
     return CliRunner(env=ENV).invoke(cli, ["import", str(capture), *map(str, args)])
 
 
-def fixtures(tmp_path: Path, data: bytes, *args: Any, name: str = "rec.cassette.yaml") -> list:
+def fixtures(
+    tmp_path: Path, data: bytes, *args: Any, name: str = "rec.cassette.yaml"
+) -> list[Any]:
     out = tmp_path / "out"
     result = run(tmp_path, data, *args, "-o", f"{out}/", name=name)
     assert result.exit_code == 0, result.output
@@ -773,7 +776,7 @@ def test_real_gemini_cassette_tools_convert_and_reach_detection(
             "get_country": {"additionalProperties": False, "properties": {}, "type": "object"}
         }
     seen: list[tuple[str, Any]] = []
-    real = core.detect_profile
+    real = detect_profile
 
     def spy(records: Any, capture_format: str, request: Any) -> Any:
         seen.append((capture_format, records[0].payload))

@@ -125,7 +125,7 @@ def _text_sites(profile: str, stream: list[Any]) -> dict[Any, list[tuple[Any, ..
             continue
         node: Any = stream
         for token in piece.text:
-            node = node[token] if isinstance(node, (dict, list)) else None
+            node = node[token] if isinstance(node, (dict, list)) else None  # type: ignore[index]
         if isinstance(node, str):
             sites.setdefault(repr(piece.slot), []).append(tuple(piece.text))
     return sites

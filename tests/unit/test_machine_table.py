@@ -151,7 +151,7 @@ def test_only_the_table_lookup_sets_a_slot_state() -> None:
                     targets = [node.target]
                 for target in targets:
                     if isinstance(target, ast.Attribute) and target.attr == "state":
-                        found.append(f"{path.relative_to(ROOT)}:{node.lineno} {function.name}")
+                        found.append(f"{path.relative_to(ROOT)}:{target.lineno} {function.name}")
     assert [entry.split(" ")[1] for entry in found] == ["step"], found
 
 
