@@ -26,6 +26,7 @@ MATRIX = {
     "openai-chat-create": ["1.40.0", "2.8.0", "3.19.0"],
     "openai-chat-stream": ["1.40.0", "2.8.0", "3.19.0"],
     "langchain-openai": ["1.0.0", "1.3.0", "1.6.0"],
+    "pydantic-ai-openai": ["2.0.0", "2.20.0", "2.40.0"],
 }
 """Client -> the releases run beside its pinned one."""
 
