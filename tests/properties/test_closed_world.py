@@ -391,3 +391,38 @@ def test_a_member_outside_every_dialect_blocks_an_anthropic_call(data: st.DataOb
     assert report.status == "blocked", report.to_json()
     assert "unsupported_event" in report.codes, report.to_json()
     assert any(name[:40] in f.message for f in report.findings), report.to_json()
+
+
+_CALL_ITEM = {"type", "id", "call_id", "name", "arguments", "status"}
+_CALL_ITEM |= {"caller", "namespace", "async"}
+_RESPONSES_LEVELS = {
+    # (event position in responses_turn(responses_call())), path inside the event, known members)
+    "output_item.added": (1, (), {"type", "item", "output_index", "sequence_number"}),
+    "added item": (1, ("item",), _CALL_ITEM),
+    "arguments.delta": (
+        2,
+        (),
+        {"type", "item_id", "output_index", "delta", "sequence_number", "obfuscation"},
+    ),
+    "arguments.done": (4, (), {"type", "item_id", "output_index", "arguments", "sequence_number"}),
+    "output_item.done": (5, (), {"type", "item", "output_index", "sequence_number"}),
+    "done item": (5, ("item",), _CALL_ITEM),
+}
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(data=st.data())
+def test_a_member_outside_every_dialect_blocks_a_responses_call(data: st.DataObject) -> None:
+    # Every object that carries the call.
+    level = data.draw(st.sampled_from(sorted(_RESPONSES_LEVELS)), label="level")
+    at, path, known = _RESPONSES_LEVELS[level]
+    name = data.draw(_UNKNOWN_NAME.filter(lambda n: n not in known), label="name")
+    stream = responses_turn(responses_call())
+    target = stream[at]
+    for key in path:
+        target = target[key]
+    target[name] = data.draw(_ANY_VALUE, label="value")
+    report = validate(responses(stream))
+    assert report.status == "blocked", report.to_json()
+    assert "unsupported_event" in report.codes, report.to_json()
+    assert any(name[:40] in f.message for f in report.findings), report.to_json()

@@ -61,6 +61,7 @@ from toolstream.profiles._base import (
     optional_text,
     slot_index,
 )
+from toolstream.profiles.dialects import unknown_member_message
 
 SERVER_ITEMS = frozenset(
     {
@@ -85,6 +86,25 @@ _OTHER_CLIENT_ITEMS = frozenset(
 # Items whose ``execution`` says who runs them (``"server"`` or
 # ``"client"``); a client-run one is not a function call, so unsupported.
 _EXECUTION_ITEMS = frozenset({"tool_search_call"})
+
+# The members of what carries a call (openai-python's
+# ResponseFunctionToolCall, ResponseFunctionCallArgumentsDelta/DoneEvent with
+# the stream's ``obfuscation`` padding, ResponseOutputItemAdded/DoneEvent):
+# anything else may carry what the profile cannot read.
+_FUNCTION_CALL_MEMBERS = frozenset(
+    {"type", "id", "call_id", "name", "arguments", "status", "caller", "namespace", "async"}
+)
+_CALL_EVENT_MEMBERS = {
+    "response.function_call_arguments.delta": frozenset(
+        {"type", "item_id", "output_index", "delta", "sequence_number", "obfuscation"}
+    ),
+    "response.function_call_arguments.done": frozenset(
+        {"type", "item_id", "output_index", "arguments", "sequence_number"}
+    ),
+    "response.output_item.added": frozenset({"type", "item", "output_index", "sequence_number"}),
+    "response.output_item.done": frozenset({"type", "item", "output_index", "sequence_number"}),
+}
+
 _ENDINGS = {
     "response.completed": "completed",
     "response.incomplete": "incomplete",
@@ -183,6 +203,9 @@ class OpenAIResponses(Profile):
                 )
             self._created = True
             return
+        known = _CALL_EVENT_MEMBERS.get(kind)
+        if known is not None and not raw.keys() <= known:
+            raise _unknown_member(f"{kind}.", raw, known, pos)
         if kind == "response.function_call_arguments.delta":
             key = self._route(raw, pos)
             text = raw.get("delta")
@@ -273,6 +296,8 @@ class OpenAIResponses(Profile):
                 CLIENT,
                 ((item.get("call_id"), "call_id"), (item.get("name"), "name")),
             )
+            if not item.keys() <= _FUNCTION_CALL_MEMBERS:
+                raise _unknown_member("item.", item, _FUNCTION_CALL_MEMBERS, pos, key)
             if arguments not in (None, ""):
                 if type(arguments) is not str:
                     raise ProtocolError(
@@ -331,6 +356,8 @@ class OpenAIResponses(Profile):
             yield End(pos=pos, key=key)
             return
         self._done.add(index)
+        if item["type"] == "function_call" and not item.keys() <= _FUNCTION_CALL_MEMBERS:
+            raise _unknown_member("item.", item, _FUNCTION_CALL_MEMBERS, pos, key)
         if self._kinds.get(index) == CLIENT and item["type"] == "function_call":
             if index in self._restated:
                 if "arguments" in item:
@@ -448,3 +475,17 @@ def _reason_text(reason: str, raw: dict[str, Any]) -> str:
         if isinstance(details, dict) and isinstance(details.get("reason"), str):
             return f"incomplete ({details['reason'][:40]})"
     return reason
+
+
+def _unknown_member(
+    where: str, item: dict[str, Any], known: frozenset[str], pos: int, key: Any = None
+) -> ProtocolError:
+    """The finding for the first member of ``item`` (sorted) outside
+    ``known``, naming its path (no reviewed Responses dialect exists yet)."""
+    first = min(str(member) for member in item if member not in known)
+    return ProtocolError(
+        Code.UNSUPPORTED_EVENT,
+        f"openai-responses {unknown_member_message(where + first[:40])}",
+        key=key,
+        event=pos,
+    )
