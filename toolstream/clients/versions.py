@@ -17,6 +17,7 @@ run), never the library's behaviour.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import json
@@ -353,11 +354,30 @@ class VersionedClient(Client):
         if "environment" in hello:
             process.kill()
             process.wait()
+            for stream in (process.stdin, process.stdout):
+                if stream is not None:
+                    stream.close()
             raise VersionError(
                 f"client {self.name!r}: environment error in {env}: {hello['environment']}"
             )
         self._version = hello.get("version")
         self._process = process
+        atexit.register(self._stop)
+
+    def _stop(self) -> None:
+        """End the worker: its stdin closed, it exits when it reads the end."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
     @staticmethod
     def _answer(process: subprocess.Popen[str]) -> dict[str, Any]:
