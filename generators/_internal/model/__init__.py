@@ -8,7 +8,7 @@ writes (``render``) its stream and declares its vocabulary in a
 ========================  ============================  =========================
 profile                   module                        stream
 ========================  ============================  =========================
-``openai``, ``mistral``   :mod:`.chat`                  ``chunks``
+``openai``, ``mistral``   :mod:`.openai_chat`           ``chunks``
 ``anthropic``             :mod:`.anthropic`             ``events``
 ``openai-responses``      :mod:`.openai_responses`      ``events``
 ``bedrock``               :mod:`.bedrock`               ``events``
@@ -31,10 +31,10 @@ from . import (
     anthropic,
     bedrock,
     bedrock_invoke,
-    chat,
     cohere,
     gemini,
     gemini_interactions,
+    openai_chat,
     openai_responses,
 )
 from .turn import (
@@ -54,8 +54,8 @@ from .wire import DialectMember, Wire
 WIRES: dict[str, Wire] = {
     wire.profile: wire
     for wire in (
-        chat.OPENAI,
-        chat.MISTRAL,
+        openai_chat.OPENAI,
+        openai_chat.MISTRAL,
         anthropic.WIRE,
         openai_responses.WIRE,
         bedrock.WIRE,

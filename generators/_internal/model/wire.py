@@ -2,7 +2,7 @@
 
 One :class:`Wire` per profile: how its stream is keyed, parsed and
 rendered, and the vocabulary the operators ask instead of branching on the
-profile name.  Each format module (``chat``, ``anthropic``, ``openai_responses``,
+profile name.  Each format module (``openai_chat``, ``anthropic``, ``openai_responses``,
 ``bedrock``, ``gemini``, ``gemini_interactions``, ``cohere``, ``bedrock_invoke``)
 defines its row(s), its noise, its from-scratch builder and its sample item
 for the closed-world operator; adding a format is one module and one row.  A field a

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from ..labels import Effects
 from ..model import DialectMember, Step, Turn
-from ..model.chat import chunk, mirrored
+from ..model.openai_chat import chunk, mirrored
 from ..model.placing import call_choice, draw_text
 from .common import Draw
 
