@@ -283,9 +283,17 @@ def test_serve_json_lines_at_startup_and_exit(corpus: Path) -> None:
         listening = json.loads(process.stdout.readline())
         assert_held("serve", listening)
         assert listening["event"] == "listening" and listening["loopback"] is True
+        case = next(
+            p
+            for p in corpus.glob("truncate/*.json")
+            if json.loads(p.read_text())["profile"] == "openai"
+        )
+        body = {"model": f"case:truncate/{case.stem}", "stream": True, "messages": []}
         connection = http.client.HTTPConnection("127.0.0.1", listening["port"], timeout=10)
-        connection.request("GET", "/cases")
-        assert connection.getresponse().status == 200
+        connection.request("POST", "/v1/chat/completions", json.dumps(body))
+        answer = connection.getresponse()
+        assert answer.status == 200, answer.read()
+        answer.read()
         connection.close()
         process.send_signal(signal.SIGINT)
         out, _ = process.communicate(timeout=20)
