@@ -124,11 +124,17 @@ def _dispatch_loop() -> None:
 
 
 def litellm_refusals() -> tuple[type[BaseException], ...]:
-    import httpx
-    import httpx2
+    import importlib
+
     import openai
 
-    return (openai.APIError, httpx.TransportError, httpx2.TransportError)
+    out: list[type[BaseException]] = [openai.APIError]
+    for name in ("httpx", "httpx2"):
+        try:
+            out.append(importlib.import_module(name).TransportError)
+        except ImportError:
+            continue  # an older litellm's environment has httpx only
+    return tuple(out)
 
 
 class _LiteLLMClient(Client):
@@ -239,6 +245,9 @@ class LiteLLMOpenAI(_LiteLLMClient):
     name = "litellm-openai"
     profiles = ("openai", "mistral")
     route = "openai/"
+    oldest = "1.60.0"
+    """The oldest release tried (``completion`` and ``stream_chunk_builder``
+    as called here; the openai SDK under it chosen by the installer)."""
 
     def settings(self, target: Target) -> dict[str, Any]:
         return {"model": f"openai/{MODEL}", "api_base": target.v1, "api_key": DUMMY_API_KEY}
