@@ -27,6 +27,8 @@ import abc
 import contextlib
 import functools
 import importlib.metadata
+import math
+import re
 import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -48,7 +50,9 @@ __all__ = [
     "coerce_calls",
     "coerce_result",
     "fixture_profile",
+    "json_safe",
     "library_raised",
+    "one_line",
     "package_version",
 ]
 
@@ -88,6 +92,34 @@ class _NoInput:
 NO_INPUT: Final = _NoInput()
 """``AdapterCall.input`` when the library computed no parsed arguments
 (distinct from a parsed value of ``None``/JSON ``null``)."""
+
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
+ONE_LINE_LIMIT: Final = 300
+"""The longest detail line a report carries."""
+
+
+def one_line(text: str, limit: int = ONE_LINE_LIMIT) -> str:
+    """One deterministic line: memory addresses masked, newlines folded, clipped."""
+    text = _ADDRESS.sub("0x?", " ".join(text.split()))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def json_safe(value: Any) -> Any:
+    """An adapter's value (a call's id, name, arguments, input) as plain,
+    finite JSON (non-finite floats and foreign objects become strings), so a
+    report never fails to serialize."""
+    if value is NO_INPUT:
+        return None
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    return one_line(repr(value), 120)
 
 
 @dataclass(frozen=True)

@@ -281,7 +281,7 @@ def result_from_json(data: Mapping[str, Any]) -> AdapterResult:
 
 
 def result_to_json(result: AdapterResult) -> dict[str, Any]:
-    from toolstream.diff.classify import json_safe
+    from toolstream.adapters.base import json_safe
 
     return {
         "calls": [

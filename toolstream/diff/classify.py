@@ -43,8 +43,6 @@ the same value ("bytes") or not ("value").
 from __future__ import annotations
 
 import json
-import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -55,6 +53,8 @@ from toolstream.adapters.base import (
     NO_INPUT,
     AdapterCall,
     AdapterResult,
+    json_safe,
+    one_line,
 )
 from toolstream.diff.handover import STRUCTURAL, SentCall, handover_parts, shape
 from toolstream.findings import Layer, layer_of
@@ -76,7 +76,6 @@ __all__ = [
     "classify_result",
     "deciding_code",
     "disagreement_layer",
-    "json_safe",
     "not_run",
     "same_value",
 ]
@@ -120,32 +119,6 @@ def disagreement_layer(code: str | None) -> Layer:
     finds no call in), so whatever the library made of it differently is
     its reassembly."""
     return Layer.REASSEMBLY if code is None else layer_of(code)
-
-
-_ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
-_MAX_TEXT = 300
-
-
-def _clean(text: str, limit: int = _MAX_TEXT) -> str:
-    """One deterministic line: memory addresses masked, newlines folded, clipped."""
-    text = _ADDRESS.sub("0x?", " ".join(text.split()))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def json_safe(value: Any) -> Any:
-    """``value`` as plain, finite JSON (non-finite floats and foreign objects
-    become strings), so a report never fails to serialize."""
-    if value is NO_INPUT:
-        return None
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else repr(value)
-    if isinstance(value, dict):
-        return {str(k): json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_safe(v) for v in value]
-    return _clean(repr(value), 120)
 
 
 def same_value(a: Any, b: Any) -> bool:
@@ -215,7 +188,7 @@ def _short(value: Any, limit: int = 60) -> str:
         text = json.dumps(json_safe(value), ensure_ascii=True, separators=(",", ":"))
     except (TypeError, ValueError):  # pragma: no cover - json_safe makes it JSON
         text = repr(value)
-    return _clean(text, limit)
+    return one_line(text, limit)
 
 
 @dataclass(frozen=True)
@@ -313,7 +286,7 @@ def wrong_calls_signature(fields: Sequence[str], handover: str | None) -> str:
 
 
 def not_run(reason: str) -> Outcome:
-    return Outcome(NOT_RUN, _clean(reason))
+    return Outcome(NOT_RUN, one_line(reason))
 
 
 def classify_crash(error: BaseException) -> Outcome:
@@ -321,7 +294,7 @@ def classify_crash(error: BaseException) -> Outcome:
     notes = [n for n in getattr(error, "__notes__", ()) if isinstance(n, str)]
     library_notes = [n for n in notes if n.startswith(LIBRARY_NOTE_PREFIX)]
     in_library = bool(library_notes)
-    text = _clean(f"{type(error).__name__}: {error}")
+    text = one_line(f"{type(error).__name__}: {error}")
     where = (
         "inside " + library_notes[-1][len(LIBRARY_NOTE_PREFIX) :]
         if in_library
@@ -329,7 +302,7 @@ def classify_crash(error: BaseException) -> Outcome:
     )
     return Outcome(
         ADAPTER_CRASH,
-        detail=_clean(f"{type(error).__name__} raised {where}: {error}"),
+        detail=one_line(f"{type(error).__name__} raised {where}: {error}"),
         error=text,
         error_type=type(error).__name__,
         in_library=in_library,
@@ -350,7 +323,7 @@ def classify_result(
         "rejected": result.rejected,
         "finish_reason": result.finish_reason,
     }
-    reason = _clean(result.reason or "rejected") if result.rejected else ""
+    reason = one_line(result.reason or "rejected") if result.rejected else ""
     common["reason"] = reason or None
 
     if report.status != "pass":
@@ -362,7 +335,7 @@ def classify_result(
             handover = _handover(handed, report, sent)
             return Outcome(
                 UNSAFE_ACCEPT,
-                detail=_clean(
+                detail=one_line(
                     f"hands over {len(handed)} call(s) [{names}] ({handover}); reference: {verdict}"
                 ),
                 handover=handover,
@@ -374,7 +347,7 @@ def classify_result(
             detail = f"flags {len(invalid)} call(s) invalid, hands over none"
         else:
             detail = "hands over no call"
-        return Outcome(AGREE, detail=_clean(detail), **common)
+        return Outcome(AGREE, detail=one_line(detail), **common)
 
     reference = report.client_calls()
     if result.rejected:
@@ -384,7 +357,7 @@ def classify_result(
         if invalid:
             return Outcome(
                 FALSE_REJECT,
-                detail=_clean(
+                detail=one_line(
                     f"hands over the reference's calls but flags {len(invalid)} more invalid"
                 ),
                 **common,
@@ -393,7 +366,7 @@ def classify_result(
     if invalid and _is_subsequence(handed, reference):
         return Outcome(
             FALSE_REJECT,
-            detail=_clean(
+            detail=one_line(
                 f"flags {len(invalid)} call(s) invalid; hands over {len(handed)} of the"
                 f" reference's {len(reference)}"
             ),
@@ -402,7 +375,7 @@ def classify_result(
     handover = _handover(handed, report, sent)
     return Outcome(
         WRONG_CALLS,
-        detail=_clean(f"({handover}) " + "; ".join(d.describe() for d in differences)),
+        detail=one_line(f"({handover}) " + "; ".join(d.describe() for d in differences)),
         differences=differences,
         handover=handover,
         **common,

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolstream.diff.classify import json_safe, same_value
+from toolstream.adapters.base import json_safe
+from toolstream.diff.classify import same_value
 from toolstream.report import CallReport
 
 __all__ = [

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from toolstream.adapters.base import json_safe
 from toolstream.api import validate
-from toolstream.diff.classify import json_safe
 from toolstream.gateway.exchange import Answer
 from toolstream.report import CallReport, Report
 
