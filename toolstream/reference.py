@@ -1,6 +1,7 @@
 """The reference validator as a dependency-free command.
 
-``python3 -S -m toolstream.reference FIXTURE [--report json|text] [--limit NAME=N]``
+``python3 -S -m toolstream.reference FIXTURE [--format json|text] [--limit NAME=N]``
+(``--report`` is the same option's former name)
 
 Uses only the standard library (no click, no rich), so a locked-down CI can
 vendor the ``toolstream`` package and run it.  Exit status: 0 pass
@@ -74,7 +75,9 @@ def read_input(path: str) -> bytes:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _Parser(prog="toolstream.reference", description=__doc__.splitlines()[0])
     parser.add_argument("fixture", help="fixture JSON file, or - for stdin")
-    parser.add_argument("--report", choices=("json", "text"), default="text")
+    parser.add_argument(
+        "--format", "--report", dest="report", choices=("json", "text"), default="text"
+    )
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=N")
     args = parser.parse_args(argv)
     try:
