@@ -38,11 +38,13 @@ IMPORTS = {
 }  # fmt: skip
 """The modules each extra exists for."""
 
-ONE_CASE = {
+ONE_CASE: dict[str, list[str] | None] = {
     "adapters": ["diff", "{cases}", "--adapter", "openai-python", "--adapter", "langchain-core"],
     "clients": ["diff", "{cases}", "--client", "openai-chat-stream"],
     "litellm": ["diff", "{cases}", "--adapter", "litellm"],
-    "dask": ["diff", "{cases}", "--adapter", "openai-python"],
+    # the dask extra has no adapter of its own; a case on it needs a running
+    # cluster (diff --executor dask://HOST:PORT), which this check does not start
+    "dask": None,
     "gateways": ["diff", "{cases}", "--adapter", "litellm"],
     "test": ["diff", "{cases}", "--adapter", "openai-python"],
 }
@@ -88,17 +90,20 @@ def check(extra: str, scratch: Path) -> Outcome:
         imported = run([str(python), "-c", f"import {module}"], cwd=scratch)
         if imported.returncode:
             return failed(f"import {module}: {last_line(imported.stderr)}")
+    one_case = ONE_CASE[extra]
+    if one_case is None:
+        return Outcome(extra, True, time.monotonic() - started, "imports (no case: see ONE_CASE)")
     cases = scratch / f"{extra}-cases"
     cases.mkdir()
     (cases / SEED.name).write_bytes(SEED.read_bytes())
-    words = [w.replace("{cases}", str(cases)) for w in ONE_CASE[extra]]
+    words = [w.replace("{cases}", str(cases)) for w in one_case]
     done = run(
         [str(venv / "bin" / "toolstream"), *words, "--format", "json", "-q"],
         cwd=scratch,
         timeout=600,
     )
     if done.returncode:
-        return failed(f"toolstream {' '.join(ONE_CASE[extra])}: {last_line(done.stderr)}")
+        return failed(f"toolstream {' '.join(one_case)}: {last_line(done.stderr)}")
     totals = json.loads(done.stdout)["totals"]
     columns = ", ".join(sorted(totals))
     if any(counts.get("agree") != 1 for counts in totals.values()):
