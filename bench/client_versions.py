@@ -27,6 +27,7 @@ MATRIX = {
     "openai-chat-stream": ["1.40.0", "2.8.0", "3.19.0"],
     "langchain-openai": ["1.0.0", "1.3.0", "1.6.0"],
     "pydantic-ai-openai": ["2.0.0", "2.20.0", "2.40.0"],
+    "litellm-openai": ["1.60.0", "1.80.0", "1.110.2"],
 }
 """Client -> the releases run beside its pinned one."""
 
@@ -102,16 +103,22 @@ def main() -> int:
             counts = Counter(
                 c["results"][name]["classification"] for c in data["cases"] if name in c["results"]
             )
-            changed = sum(
+            pinned = [c["results"].get(client) for c in data["cases"]]
+            changed: int | str = sum(
                 1
-                for c in data["cases"]
+                for c, base in zip(data["cases"], pinned, strict=True)
                 if name in c["results"]
-                and signature(c["results"][name]) != signature(c["results"][client])
+                and base is not None
+                and base["classification"] != "not_run"
+                and signature(c["results"][name]) != signature(base)
             )
-            cell = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+            if name == client:
+                changed = "-"
+            elif not any(p and p["classification"] != "not_run" for p in pinned):
+                changed = "no pinned run"
+            cell = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "skipped"
             rows.append(
-                f"| `{name}` | {versions_of[name]} | {cell} | {changed if name != client else '-'}"
-                f" | {seconds:.0f} s |"
+                f"| `{name}` | {versions_of[name]} | {cell} | {changed} | {seconds:.0f} s |"
             )
     started = time.monotonic()
     bisected = toolstream(
