@@ -46,7 +46,7 @@ OPERATORS = (
 PER_OPERATOR = 3
 
 BISECT = {
-    "case": "object_fragment/1319555f6949b486.json",
+    "case": "object_fragment/8b24eb4fb73aaa0c.json",
     "client": "openai-chat-create",
     "good": "2.8.0",
     "bad": "3.57.0",

@@ -153,7 +153,7 @@ def test_mistralai_unsafe_wrong_and_crash() -> None:
     assert unsafe.classification == "unsafe_accept"
     # the same call resent whole: the accumulator concatenates its name
     resent = run(
-        "mistralai-chat-stream", case("corpus/cases/forced_choice_stop/12dfeca7e883d542.json")
+        "mistralai-chat-stream", case("corpus/cases/forced_choice_stop/34e2cc25ec8f79b4.json")
     )
     assert resent.classification == "wrong_calls"
     assert resent.handed[0].name.startswith("search_catalogsearch_catalog")
@@ -199,7 +199,7 @@ def test_pydantic_ai_openai_refuses_truncated_and_renamed_calls() -> None:
 def test_pydantic_ai_openai_unsafe_wrong_and_crash() -> None:
     unsafe = run("pydantic-ai-openai", case("corpus/cases/bad_index/0451ccdec9246e73.json"))
     assert unsafe.classification == "unsafe_accept"
-    order = run("pydantic-ai-openai", case("corpus/cases/delay_identity/2ed06b76d14819bb.json"))
+    order = run("pydantic-ai-openai", case("corpus/cases/interleave/0d84ba25b8af0121.json"))
     assert order.classification == "wrong_calls"
     assert [c.id for c in order.handed] == ["call_t1", "call_w1"]
     crash = run("pydantic-ai-openai", case("corpus/cases/bad_index/07130438cde2de14.json"))

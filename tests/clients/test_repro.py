@@ -43,21 +43,21 @@ CORPUS = ROOT / "corpus"
 SAMPLE = [
     ("openai-chat-create", "cut-close", "cases/truncate/0885a13e7bd29ed6.json", "unsafe_accept", 1),
     ("anthropic-messages-stream", "plain", "seeds/anthropic-text-and-tools.json", "agree", 0),
-    ("openai-node-chat-create", "plain", "cases/reuse_slot/0222fa87113f3663.json", "unsafe_accept", 1),  # noqa: E501
+    ("openai-node-chat-create", "plain", "cases/reuse_slot/03cbf98674c2353c.json", "unsafe_accept", 1),  # noqa: E501
 ]  # fmt: skip
 SWEEP = [
-    ("openai-chat-create", "plain", "cases/delay_identity/7411ffa0bf426534.json", "wrong_calls", 1),
+    ("openai-chat-create", "plain", "cases/delay_identity/f6262d95f07ef569.json", "wrong_calls", 1),
     ("openai-chat-create", "split", "seeds/openai-parallel.json", "agree", 0),
     ("openai-chat-create", "plain", "cases/truncate/04f0022648b2ed1b.json", "adapter_crash", 0),
-    ("openai-chat-stream", "plain", "cases/second_choice/15fd83f0163274f8.json", "unsafe_accept", 1),  # noqa: E501
-    ("openai-chat-stream", "plain", "cases/delay_identity/7411ffa0bf426534.json", "wrong_calls", 1),
+    ("openai-chat-stream", "plain", "cases/second_choice/168960464cce05fb.json", "unsafe_accept", 1),  # noqa: E501
+    ("openai-chat-stream", "plain", "cases/delay_identity/f6262d95f07ef569.json", "wrong_calls", 1),
     ("openai-chat-stream", "plain", "seeds/openai-parallel.json", "agree", 0),
     ("openai-responses-stream", "plain", "cases/mismatch_done/1da6bf5ada350d1a.json", "unsafe_accept", 1),  # noqa: E501
     ("openai-responses-stream", "plain", "cases/delay_identity/18a233f2acf6e287.json", "false_reject", 0),  # noqa: E501
     ("openai-responses-stream", "chop", "seeds/openai-responses-two-calls.json", "agree", 0),
     ("anthropic-messages-stream", "plain", "cases/truncate/1798b6602ebc433f.json", "unsafe_accept", 1),  # noqa: E501
     ("mistralai-chat-stream", "plain", "cases/delay_identity/67bc1e6ea3bf9407.json", "wrong_calls", 1),  # noqa: E501
-    ("mistralai-chat-stream", "plain", "cases/truncate/0652199abf519af7.json", "unsafe_accept", 1),
+    ("mistralai-chat-stream", "plain", "cases/truncate/3d631ba92541979d.json", "unsafe_accept", 1),
     ("mistralai-chat-stream", "plain", "seeds/mistral-whole-call.json", "agree", 0),
     ("mistralai-chat-stream", "plain", "cases/delay_identity/081f8e28fef6d663.json", "false_reject", 0),  # noqa: E501
     ("boto3-converse-stream", "plain", "cases/delta_after_terminal/15721d48b9b99a91.json", "unsafe_accept", 1),  # noqa: E501
@@ -69,7 +69,7 @@ SWEEP = [
     ("cohere-chat-stream", "plain", "seeds/cohere-plan-and-two-calls.json", "agree", 0),
     ("openai-node-chat-create", "plain", "seeds/mistral-whole-call.json", "wrong_calls", 1),
     ("openai-node-chat-create", "plain", "seeds/openai-parallel.json", "agree", 0),
-    ("openai-node-chat-stream", "plain", "cases/delta_after_terminal/036711910b5e27c7.json", "unsafe_accept", 1),  # noqa: E501
+    ("openai-node-chat-stream", "plain", "cases/delta_after_terminal/00b3cc9f51254548.json", "unsafe_accept", 1),  # noqa: E501
     ("openai-node-chat-stream", "plain", "cases/forced_choice_stop/2ef25b111a56e64e.json", "wrong_calls", 1),  # noqa: E501
     ("openai-node-chat-stream", "cut-close", "seeds/openai-parallel.json", "agree", 0),
     ("anthropic-node-messages-stream", "plain", "cases/prefill_input/013cf8f35e79c3c9.json", "unsafe_accept", 1),  # noqa: E501
@@ -265,7 +265,7 @@ def test_reproducer_of_a_shrunk_case_still_exits_1(tmp_path: Path) -> None:
 
 REPRO_DIR_CASES = [
     "cases/truncate/0885a13e7bd29ed6.json",  # unsafe_accept
-    "cases/delay_identity/7411ffa0bf426534.json",  # wrong_calls
+    "cases/delay_identity/f6262d95f07ef569.json",  # wrong_calls
     "cases/truncate/04f0022648b2ed1b.json",  # adapter_crash
     "seeds/openai-parallel.json",  # agree: no reproducer
 ]

@@ -357,8 +357,8 @@ def _diff_signature(path: Path, spec: str) -> str | None:
             "truncate/0885a13e7bd29ed6.json",
             "unsafe_accept:truncated_arguments+unterminated",
         ),
-        ("openai-chat-create", "delay_identity/7411ffa0bf426534.json", "wrong_calls:name"),
-        ("openai-node-chat-create", "reuse_slot/0222fa87113f3663.json", "unsafe_accept:renamed"),
+        ("openai-chat-create", "delay_identity/f6262d95f07ef569.json", "wrong_calls:id"),
+        ("openai-node-chat-create", "reuse_slot/03cbf98674c2353c.json", "unsafe_accept:lost_call"),
     ],
 )
 def test_client_predicate_shrinks_while_the_client_disagrees(
