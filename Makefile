@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: guard-sweep extras-check gateways-report adapters-js js-if-node test release-check lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns bench-clients bench-shrink client-versions field-bugs
+.PHONY: version-env guard-sweep extras-check gateways-report adapters-js js-if-node test release-check lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns bench-clients bench-shrink client-versions field-bugs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +18,14 @@ test: $(STAMP) js-if-node release-check
 	$(BIN)/ruff check toolstream generators tests bench scripts setup.py
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q
+	$(MAKE) --no-print-directory version-env
+	$(BIN)/python -m pytest -q -n 2
+
+# The one older client release the tests drive (tests/clients/test_client_version_env.py):
+# built into the user cache here, where reaching the package index is an install step,
+# so that no test does; reused once built.
+version-env: $(STAMP)
+	$(BIN)/python -c 'from toolstream.clients.registry import CLIENTS; from toolstream.clients.versions import prepare_env; print(prepare_env(CLIENTS["openai-chat-create"], "2.8.0", progress=print))'
 
 # The release check: the standard-library suite at the top of tests/ under the bare
 # interpreter (-S: no site-packages, so nothing installed), the command the design names.

@@ -296,11 +296,11 @@ def test_serve_json_lines_at_startup_and_exit(corpus: Path) -> None:
         answer.read()
         connection.close()
         process.send_signal(signal.SIGINT)
-        out, _ = process.communicate(timeout=20)
+        out, _ = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             process.kill()
-            process.wait()
+            process.communicate()  # closes the pipes too, whatever failed above
     assert process.returncode == 0
     (line,) = out.splitlines()
     stopped = json.loads(line)

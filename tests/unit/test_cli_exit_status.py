@@ -134,9 +134,11 @@ def test_a_real_sigint_exits_130_with_one_line() -> None:
     )
     try:
         deadline = time.monotonic() + 60
-        wchan = Path(f"/proc/{process.pid}/wchan")
-        while "pipe" not in wchan.read_text() and time.monotonic() < deadline:
-            time.sleep(0.05)  # until it blocks reading stdin: imports done
+        syscall = Path(f"/proc/{process.pid}/syscall")
+        # until it blocks in read(0, ...), its standard input: imports done.  (The
+        # wait channel alone also says "pipe" for other pipes, before main runs.)
+        while not syscall.read_text().startswith("0 0x0 ") and time.monotonic() < deadline:
+            time.sleep(0.05)
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=30)
     finally:

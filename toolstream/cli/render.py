@@ -43,12 +43,14 @@ _STATUS_STYLE = {
 
 
 def console(stderr: bool = False) -> Console:
-    """A console that honours NO_COLOR and never wraps machine output."""
+    """A console that honours NO_COLOR.  On stderr (one-line messages and
+    progress) a line is never folded at the terminal's width, so a long path in
+    a message stays whole for whoever greps or copies it."""
     return Console(
         file=sys.stderr if stderr else sys.stdout,
         no_color="NO_COLOR" in os.environ,
         highlight=False,
-        soft_wrap=False,
+        soft_wrap=stderr,
     )
 
 
