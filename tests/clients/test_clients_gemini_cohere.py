@@ -210,7 +210,10 @@ def test_wrong_calls_streamed_arguments_are_handed_over_as_fragments() -> None:
     outcome = diff_fixture(G_STREAMED, client_adapter("google-genai-stream"))
     assert outcome.classification == "wrong_calls"
     assert handed(outcome) == [(None, "weather", None)] + [(None, None, None)] * 3
-    assert outcome.detail.startswith("4 call(s) handed over, reference has 1")
+    assert outcome.handover == "extra_call+lost_call"
+    assert outcome.detail.startswith(
+        "(extra_call+lost_call) 4 call(s) handed over, reference has 1"
+    )
 
 
 def test_wrong_calls_langchain_google_genai_empties_streamed_arguments() -> None:
@@ -385,7 +388,10 @@ def test_capture_vertex_partial_args_fragments(tmp_path: Path, name: str) -> Non
     fixture = _capture(tmp_path, "google/vercel-google-stream-tool-call-arguments-parallel2.jsonl")
     outcome = diff_fixture(fixture, client_adapter(name))
     assert outcome.classification == "wrong_calls"
-    assert outcome.detail.startswith("8 call(s) handed over, reference has 2")
+    assert outcome.handover == "extra_call+lost_call"
+    assert outcome.detail.startswith(
+        "(extra_call+lost_call) 8 call(s) handed over, reference has 2"
+    )
     assert {"location": "Boston"} not in [c.input for c in outcome.handed]
 
 
