@@ -7,7 +7,8 @@ folder), then one case through a JavaScript client, which runs from there.
 npm runs offline (``npm_config_offline``: its cache only; tests reach
 nothing beyond 127.0.0.1); skipped, with the reason, without node and npm or
 when npm's cache does not hold the locked packages (``make adapters-js``
-fills it).  In the long tier: ``TOOLSTREAM_LONG=1`` or ``-m slow``."""
+fills it; ``make test`` runs it first).  25 to 40 s, in the normal run now
+that ``make test`` spreads the suite over both cores."""
 
 from __future__ import annotations
 
@@ -23,7 +24,6 @@ from tests.support.wheel_env import build_wheel, install_fresh, run
 CLIENT = "openai-node-chat-stream"
 
 
-@pytest.mark.slow  # 25 to 40 s on two shared cores: a wheel, a venv, npm ci, node
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
 @pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not on PATH")
 def test_install_js_from_a_wheel_into_the_user_cache_then_a_js_client_runs(
