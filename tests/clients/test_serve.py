@@ -512,8 +512,10 @@ def _reads(server: Server, name: str, spec: str) -> int:
 
 def test_writes_reach_the_client_one_by_one(server: Server, sample: list[Path]) -> None:
     """A client on a raw socket counts its reads: with a pause between
-    writes, each arrives on its own (TCP_NODELAY, one send per write); with
-    none, the client finds several already merged in its socket buffer."""
+    writes, each arrives on its own (TCP_NODELAY, one send per write).  (With
+    no pause a client often finds several merged in its socket buffer, but
+    not always: a client as fast as the server reads each on its own, as seen
+    under a parallel test run, so that half is no assertion.)"""
     name = _case_of(sample, "openai")
     endpoint = ENDPOINTS["openai"]
     case = server.index.get(name)
@@ -523,8 +525,6 @@ def test_writes_reach_the_client_one_by_one(server: Server, sample: list[Path]) 
     # one; on a loaded machine a read may still merge two writes now and then.
     paused = _reads(server, name, "every:16,pause:0.01")
     assert paused >= 0.9 * writes, (paused, writes)
-    merged = _reads(server, name, "every:16,pause:0")
-    assert merged <= paused, (merged, paused)
 
 
 # -- bounded resources ----------------------------------------------------------------
