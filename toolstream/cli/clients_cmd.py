@@ -13,7 +13,7 @@ import click
 from rich.text import Text
 
 from toolstream.cli.errors import EX_FINDINGS, Misuse
-from toolstream.cli.render import console
+from toolstream.cli.render import console, output_format_option
 
 INSTALL_JS = "toolstream clients install-js"
 """The command every JavaScript client's "not installed" message names."""
@@ -26,13 +26,8 @@ def clients() -> None:
 
 @clients.command("install-js")
 @click.argument("folder", metavar="[DIR]", required=False, type=click.Path(file_okay=False))
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: npm's output and a line; json: npm's output on stderr, one JSON object on stdout.",
+@output_format_option(
+    "text: npm's output and a line; json: npm's output on stderr, one JSON object on stdout."
 )
 def install_js(folder: str | None, output_format: str) -> None:
     """Run `npm ci` from the lockfile shipped inside the package. By default

@@ -17,7 +17,7 @@ from toolstream.cli.diff_render import (
     summary_text,
 )
 from toolstream.cli.errors import Misuse
-from toolstream.cli.render import FormatChoice, console
+from toolstream.cli.render import console, output_format_option
 from toolstream.cli.sharding import empty_shard, shard_option
 from toolstream.clients.transports import TRANSPORTS
 from toolstream.diff import AdapterSpecError, CorpusError, DiffResult
@@ -222,14 +222,9 @@ def _write_repro_dir(result: Any, directory: str, err: Any, *, quiet: bool) -> N
     callback=_list_clients,
     help="List the clients (name, library, profiles, whether it can run here) and exit.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=FormatChoice(),
-    default="text",
-    show_default=True,
-    help="text: rich tables; json: one deterministic JSON object on stdout"
-    " (its schema: toolstream/schemas/diff.json).",
+@output_format_option(
+    "text: rich tables; json: one deterministic JSON object on stdout"
+    " (its schema: toolstream/schemas/diff.json)."
 )
 @click.option(
     "--fail-on",

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
+from click.decorators import FC
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -25,15 +27,23 @@ class FormatChoice(click.Choice[str]):
         return super().convert("text" if value == "table" else value, param, ctx)
 
 
-format_option = click.option(
-    "--format",
-    "output_format",
-    type=FormatChoice(),
-    default="text",
-    show_default=True,
-    help="text: rich tables; json: one deterministic JSON object on stdout.",
+def output_format_option(help: str) -> Callable[[FC], FC]:
+    """Every command's ``--format text|json`` (one convention: the ``table``
+    of older runs read as ``text``), with the command's own help."""
+    return click.option(
+        "--format",
+        "output_format",
+        type=FormatChoice(),
+        default="text",
+        show_default=True,
+        help=help,
+    )
+
+
+format_option = output_format_option(
+    "text: rich tables; json: one deterministic JSON object on stdout."
 )
-"""The ``--format`` option shared by the corpus commands."""
+"""The ``--format`` option of the corpus commands."""
 
 _STATUS_STYLE = {
     Status.PASS: "bold green",

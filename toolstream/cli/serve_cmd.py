@@ -10,6 +10,7 @@ from types import FrameType
 import click
 
 from toolstream.cli.errors import Misuse
+from toolstream.cli.render import output_format_option
 from toolstream.serve.cases import read_paths
 from toolstream.serve.server import LoggedRequest, ServeLimits, Server
 from toolstream.serve.transport import TransportError, parse_transport
@@ -52,14 +53,9 @@ def _print_request(entry: LoggedRequest) -> None:
     show_default=True,
     help="Largest request body accepted (413 above).",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: the base URL alone on the first stdout line; json: one JSON line on"
-    " stdout at startup (event 'listening', the URL) and one at exit (event 'stopped').",
+@output_format_option(
+    "text: the base URL alone on the first stdout line; json: one JSON line on"
+    " stdout at startup (event 'listening', the URL) and one at exit (event 'stopped')."
 )
 @click.option("-q", "--quiet", is_flag=True, help="Do not print a line per request.")
 def serve(

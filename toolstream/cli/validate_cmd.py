@@ -8,21 +8,14 @@ import click
 
 from toolstream.api import validate_bytes
 from toolstream.cli.errors import EX_DATAERR, Misuse
-from toolstream.cli.render import console, report_table
+from toolstream.cli.render import console, output_format_option, report_table
 from toolstream.profiles.dialects import choose
 from toolstream.reference import parse_limits, read_input
 
 
 @click.command()
 @click.argument("fixture", metavar="FIXTURE")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: rich tables; json: one deterministic JSON object.",
-)
+@output_format_option("text: rich tables; json: one deterministic JSON object.")
 @click.option(
     "--report",
     "report_format",
