@@ -1,6 +1,8 @@
 """The HTML report of a diff result (``toolstream report``, ``diff --html``):
-deterministic bytes, rendered from the JSON only, one self-contained file,
-and a one-line error for input it cannot interpret.  The browser test is
+deterministic bytes, rendered from the JSON only (``--case-details`` adds the
+streams it shows, nothing else changes the JSON), one self-contained file,
+case pages with each stream's slots as the profile reads them, and a one-line
+error for input it cannot interpret.  The browser test is
 ``e2e/test_html_report_browser.py``."""
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from toolstream import schema as schema_rules
 from toolstream.cli import cli
 from toolstream.cli.errors import EX_DATAERR, EX_USAGE
 from toolstream.diff.classify import DISAGREEMENTS
-from toolstream.diff.html import ReportInputError, render_html
+from toolstream.diff.html import ReportInputError, render_html, slot_label
+from toolstream.diff.stream import MAX_ITEMS, stream_rows
 
 NAIVE = "tests.support.diff_fixtures:naive_accumulate"
 CAUTIOUS = "tests.support.diff_fixtures:cautious_accumulate"
@@ -38,27 +41,143 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, bytes]:
     write_case(corpus, REUSED_INDEX, operator="reused_index")
     unknown = oai(chunk(tc(0, "call_1", "teleport", '{"city":"<b>Paris</b>"}')), END)
     write_case(corpus, unknown, operator="unknown_tool")
+    text_only = oai(
+        {"choices": [{"index": 0, "delta": {"content": "hi"}, "finish_reason": "stop"}]}
+    )
+    write_case(corpus, text_only, operator="text_only")  # every column agrees
     html = folder / "diff.html"
     done = CliRunner().invoke(
         cli,
         [
             "diff", corpus.as_posix(), "--adapter", NAIVE, "--adapter", CAUTIOUS,
             "--format", "json", "-q", "--fail-on", "never", "--html", html.as_posix(),
+            "--case-details",
         ],
     )  # fmt: skip
     assert done.exit_code == 0, done.output
     return folder, done.stdout, html.read_bytes()
 
 
+def test_without_case_details_the_json_is_what_it_was(run: tuple[Path, str, bytes]) -> None:
+    """--html gathers the streams for the page; the JSON carries them only
+    when --case-details asks, and is otherwise the run's plain JSON."""
+    folder, detailed, _ = run
+    args = ["diff", (folder / "corpus").as_posix(), "--adapter", NAIVE, "--adapter", CAUTIOUS]
+    args += ["--format", "json", "-q", "--fail-on", "never"]
+    plain = CliRunner().invoke(cli, args)
+    with_html = CliRunner().invoke(cli, [*args, "--html", str(folder / "other.html")])
+    assert plain.exit_code == with_html.exit_code == 0
+    assert plain.stdout == with_html.stdout
+    data, more = json.loads(plain.stdout), json.loads(detailed)
+    assert all("stream" not in case for case in data["cases"])
+    assert "findings" not in json.dumps(data["cases"])
+    # --case-details only adds members, on the cases with a disagreement
+    for case, extended in zip(data["cases"], more["cases"], strict=True):
+        disagrees = any("layer" in r for r in case["results"].values())
+        assert ("stream" in extended) == disagrees
+        for key, value in case.items():
+            if key != "reference":
+                assert extended[key] == value or key == "results"
+        assert {k: v for k, v in extended["reference"].items() if k != "findings"} == case[
+            "reference"
+        ]
+
+
+def test_the_stream_rows_put_each_fragment_in_the_slot_the_verdict_reassembles() -> None:
+    """The slots come from the profile's own reading: the texts of each
+    slot's fragments, joined, are the arguments of the reference's call."""
+    rows = stream_rows(PARALLEL)
+    assert [row["pos"] for row in rows] == list(range(len(PARALLEL["chunks"])))
+    texts: dict[str, str] = {}
+    ids: dict[str, str] = {}
+    for row in rows:
+        for event in row["events"]:
+            if event["event"] in ("open", "fragment") and event.get("id"):
+                ids[slot_label(event["slot"])] = event["id"]
+            if event["event"] == "fragment" and event.get("text") is not None:
+                key = slot_label(event["slot"])
+                texts[key] = texts.get(key, "") + event["text"]
+    calls = toolstream.validate(PARALLEL).client_calls()
+    assert {ids[k]: v for k, v in texts.items()} == {c.id: c.arguments for c in calls}
+    assert len(texts) == 2
+    # the reused index: both calls' fragments land in one slot, as the verdict says
+    reused = stream_rows(REUSED_INDEX)
+    assert {slot_label(e["slot"]) for r in reused for e in r["events"] if "slot" in e} == {"0"}
+
+
+def test_stream_rows_are_bounded_and_never_raise() -> None:
+    long = oai(*[chunk(tc(0, args="x" * 1000)) for _ in range(MAX_ITEMS + 5)], END)
+    rows = stream_rows(long)
+    assert len(rows) == MAX_ITEMS + 1 and rows[-1] == {"pos": MAX_ITEMS, "more": 6}
+    assert all(len(r["item"]) < 500 for r in rows[:-1])
+    assert stream_rows({"profile": "nope"}) == []
+    refused = stream_rows(oai(chunk(tc(0, "call_1", "weather", "{}")), {"choices": "x"}))
+    assert refused[1].get("error") and refused[1]["events"] == []
+
+
+def test_case_pages_show_the_stream_and_both_verdicts(run: tuple[Path, str, bytes]) -> None:
+    _, text, written = run
+    data = json.loads(text)
+    page = written.decode("utf-8")
+    disagreeing = [
+        (number, case)
+        for number, case in enumerate(data["cases"])
+        if any("layer" in r for r in case["results"].values())
+    ]
+    assert page.count('<section class="case-page"') == len(disagreeing) > 0
+    for number, case in disagreeing:
+        section = page.split(f'id="case-{number}"', 1)[1].split("</section>", 1)[0]
+        slots = [slot_label(e["slot"]) for r in case["stream"] for e in r["events"] if "slot" in e]
+        assert re.findall(r'<tr class="event[^"]*" data-slot="([^"]*)"', section) == slots
+        assert f'data-status="{case["reference"]["status"]}"' in section
+        for code in case["reference"]["codes"]:
+            assert f'<li class="finding" data-code="{code}">' in section
+        shown = re.findall(r'<span class="column" data-adapter="([^"]+)">', section)
+        assert sorted(shown) == sorted(case["results"])
+    # a case every column agrees on has no page
+    agreed = [n for n, c in enumerate(data["cases"]) if (n, c) not in disagreeing]
+    assert agreed and all(f'id="case-{n}"' not in page for n in agreed)
+
+
+def test_a_cap_lists_the_first_cases_of_each_group(run: tuple[Path, str, bytes]) -> None:
+    data = json.loads(run[1])
+    full = render_html(data)
+    capped = render_html(data, cases_per_group=1)
+    group_count = re.compile(r'<tr class="group"[^>]*>.*?<td class="num">(\d+)</td>', re.S)
+    groups = group_count.findall(full)
+    assert sum(map(int, groups)) == full.count('<tr class="case"')
+    assert capped.count('<tr class="case"') == len(groups) < full.count('<tr class="case"')
+    assert "The first 1 case(s) of each group above" in capped
+    # the counts shown stay the JSON's
+    assert group_count.findall(capped) == groups
+    listed = set(re.findall(r'<tr class="case"[^>]*>\s*<td><a href="#(case-\d+)"', capped))
+    assert set(re.findall(r'<section class="case-page" id="(case-\d+)"', capped)) == listed
+
+
+def test_links_are_relative_to_the_html_file(run: tuple[Path, str, bytes], tmp_path: Path) -> None:
+    data = json.loads(run[1])
+    case = next(c for c in data["cases"] if "stream" in c)
+    name = next(iter(case["results"]))
+    script = tmp_path / "repros" / "x y.py"
+    script.parent.mkdir()
+    script.write_text("", encoding="utf-8")
+    case["results"][name]["reproducer"] = script.as_posix()
+    page = render_html(data, location=tmp_path / "out" / "report.html")
+    assert 'class="reproducer" href="../repros/x%20y.py"' in page
+    case_link = Path(case["path"]).resolve()
+    hrefs = re.findall(r'<a href="([^"#][^"]*)">the case file</a>', page)
+    assert hrefs and all((tmp_path / "out" / h).resolve() == case_link for h in hrefs[:1])
+
+
 def test_report_of_the_json_is_what_diff_html_wrote(run: tuple[Path, str, bytes]) -> None:
     folder, text, written = run
     result = folder / "result.json"
     result.write_text(text, encoding="utf-8")
-    out = folder / "report.html"
+    out = folder / "report.html"  # beside diff.html: the same relative links
     done = CliRunner().invoke(cli, ["report", result.as_posix(), "-o", out.as_posix()])
     assert done.exit_code == 0, done.output
     assert out.read_bytes() == written
-    again = render_html(json.loads(text)).encode("utf-8")
+    again = render_html(json.loads(text), location=out).encode("utf-8")
     assert again == written  # the same JSON, the same bytes
     assert not list(folder.glob("*.tmp")) and not [p for p in folder.iterdir() if "tmp" in p.name]
 
@@ -67,8 +186,11 @@ def test_the_page_is_self_contained_and_escapes_the_data(run: tuple[Path, str, b
     written = run[2]
     page = written.decode("utf-8")
     assert "Content-Security-Policy" in page and "default-src 'none'" in page
-    # nothing that could fetch: no external source, link or stylesheet
-    assert not re.search(r"""(src|href)\s*=\s*["'](?!#)""", page)
+    # nothing that could fetch: no source at all, links only within the page
+    # or to relative files (the case file, a reproducer), never to a host
+    assert not re.search(r"""\ssrc\s*=""", page)
+    hrefs = re.findall(r"""href\s*=\s*["']([^"']*)""", page)
+    assert hrefs and all(h.startswith("#") or not re.match(r"^([a-z]+:|//|/)", h) for h in hrefs)
     assert "<link" not in page and "@import" not in page and "url(" not in page
     # the case's arguments are data, never markup
     assert "<b>Paris</b>" not in page
@@ -152,3 +274,14 @@ def test_a_missing_result_file_is_misuse(tmp_path: Path) -> None:
         cli, ["report", str(tmp_path / "absent.json"), "-o", str(tmp_path / "o.html")]
     )
     assert done.exit_code == EX_USAGE
+
+
+def test_case_details_json_follows_the_shipped_diff_schema(run: tuple[Path, str, bytes]) -> None:
+    shipped = json.loads(
+        (Path(toolstream.__file__).parent / "schemas" / "diff.json").read_text("utf-8")
+    )
+    data = json.loads(run[1])
+    assert any("stream" in case for case in data["cases"])
+    assert schema_rules.first_violation(shipped, data) is None
+    data["cases"][0]["stream"] = [{"pos": 0, "slot": "not a member"}]
+    assert schema_rules.first_violation(shipped, data) is not None

@@ -76,7 +76,7 @@ def _write_html(result: DiffResult, path: str) -> None:
     from toolstream.diff.html import write_html
 
     try:
-        write_html(json.loads(result.to_json()), path)
+        write_html(json.loads(result.to_json(details=True)), path)
     except OSError as error:
         raise Misuse(f"--html: cannot write {path}: {error.strerror or error}") from None
 
@@ -120,14 +120,16 @@ def _prepare_versions(specs: list[RunSpec]) -> None:
             raise Misuse(str(error).strip("'\"")) from None
 
 
-def _write_repro_dir(result: Any, directory: str, err: Any, *, quiet: bool) -> None:
-    """``--repro-dir``: the reproducers written, and what had none, on stderr."""
+def _write_repro_dir(result: DiffResult, directory: str, err: Any, *, quiet: bool) -> None:
+    """``--repro-dir``: the reproducers written, and what had none, on stderr;
+    the result learns which is whose (the HTML report links them)."""
     from toolstream.repro.directory import write_reproducers
 
     try:
         done = write_reproducers(result.to_dict(), directory)
     except OSError as error:
         raise Misuse(f"--repro-dir {directory}: {error.strerror or error}") from None
+    result.reproducers = done.scripts
     err.print(
         Text(f"repro-dir: {len(done.written)} reproducer(s) written to {directory}"),
         soft_wrap=True,
@@ -294,6 +296,13 @@ def _write_repro_dir(result: Any, directory: str, err: Any, *, quiet: bool) -> N
     " of the --format json output).",
 )
 @click.option(
+    "--case-details",
+    is_flag=True,
+    help="In the JSON, each case with a disagreement also carries its stream item by item"
+    " (the slot of each event, as the case's profile reads it), the reference's findings"
+    " and, with --repro-dir, each reproducer's path: what --html and toolstream report show.",
+)
+@click.option(
     "--strict-baseline",
     is_flag=True,
     help="With --baseline: exit 1 also when a recorded disagreement is fixed (remove it).",
@@ -335,6 +344,7 @@ def diff(
     baseline_file: str | None,
     write_baseline_file: str | None,
     html_file: str | None,
+    case_details: bool,
     strict_baseline: bool,
     repro_dir: str | None,
     shard: Shard | None,
@@ -429,8 +439,17 @@ def diff(
         except (ExecutorError, WorkerMismatch) as error:
             raise Misuse(str(error)) from None
 
+    if case_details or html_file is not None:
+        from toolstream.diff.stream import case_details as details_of
+
+        disagreeing = {
+            case.path for case in result.cases if any(o.disagrees for o in case.outcomes.values())
+        }
+        result.details = details_of(session.cases, disagreeing)
+    if repro_dir is not None:
+        _write_repro_dir(result, repro_dir, err, quiet=quiet)
     if output_format == "json":
-        sys.stdout.write(result.to_json())
+        sys.stdout.write(result.to_json(details=case_details))
     else:
         out = console()
         if not out.is_terminal:
@@ -455,8 +474,6 @@ def diff(
         from toolstream.baseline import entries_from_diff, write_baseline
 
         write_baseline(write_baseline_file, entries_from_diff(result.to_dict()))
-    if repro_dir is not None:
-        _write_repro_dir(result, repro_dir, err, quiet=quiet)
     if baseline is None:
         sys.exit(result.exit_code(fail_on))
     verdict = against_baseline(result, baseline)

@@ -8,11 +8,23 @@ the JSON's disagreeing results.  The page fetches nothing (inline CSS and
 script, a Content-Security-Policy that forbids any other source) and works
 from ``file://``.  The same JSON gives the same bytes.
 
+Each case with a disagreement has a case page (a section of the same file,
+``#case-N``): its stream item by item with the slot of each event (the
+``stream`` member ``diff --case-details`` and ``--html`` put in the JSON: the
+profile's own reading, :mod:`toolstream.diff.stream`), the reference's verdict
+and findings, and what each column handed over (columns that handed over the
+same grouped), the fields that differ from the reference marked; links to the
+case file and to each reproducer (``reproducer``, with ``--repro-dir``),
+relative to the HTML file, so they open from ``file://``.  A case without a
+disagreement has no page.  ``cases_per_group`` keeps a large run's file small:
+each group lists its first N cases only (the page says so; the counts stay
+the JSON's).
+
 Public API::
 
-    read_result(path) -> dict            # raises ReportInputError
-    render_html(data) -> str             # raises ReportInputError
-    write_html(data, path) -> None       # atomic
+    read_result(path) -> dict                                   # raises ReportInputError
+    render_html(data, *, location=None, cases_per_group=None) -> str
+    write_html(data, path, *, cases_per_group=None) -> None     # atomic
 """
 
 from __future__ import annotations
@@ -80,6 +92,33 @@ class _Group:
     code: str
     what: str
     rows: list[_Row] = field(default_factory=list)
+
+
+@dataclass
+class _Handover:
+    """Columns of one case that did the same: the same result object (and
+    judged against the same reference)."""
+
+    columns: list[_Column]
+    result: Mapping[str, Any]
+    reference: Mapping[str, Any]
+    differs: set[tuple[int | None, str]]
+    reproducers: list[tuple[str, str]] = field(default_factory=list)
+    """(column, href) of each column's reproducer."""
+
+
+@dataclass
+class _Page:
+    """A case page: one case with a disagreement."""
+
+    anchor: str
+    case: Mapping[str, Any]
+    href: str
+    slots: dict[str, int]
+    """Slot label -> its colour number (order of first appearance)."""
+    findings_at: dict[int, list[Mapping[str, Any]]]
+    """Stream position -> the reference findings that point at it."""
+    handovers: list[_Handover]
 
 
 def read_result(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -166,7 +205,7 @@ def _rows(data: Mapping[str, Any], columns: Sequence[_Column]) -> list[_Row]:
                     " or adapter"
                 )
             row = _Row(
-                anchor=f"r{number}-{len(rows)}",
+                anchor=f"case-{number}",
                 path=case["path"],
                 operator=case["operator"],
                 profile=case.get("profile"),
@@ -174,10 +213,95 @@ def _rows(data: Mapping[str, Any], columns: Sequence[_Column]) -> list[_Row]:
                 result=result,
                 reference=result.get("reference") or case["reference"],
             )
-            for difference in result.get("differences") or []:
-                row.differs.add((difference.get("call"), difference.get("field")))
+            row.differs = _differs(result)
             rows.append(row)
     return rows
+
+
+def _differs(result: Mapping[str, Any]) -> set[tuple[int | None, str]]:
+    return {(d.get("call"), d.get("field")) for d in result.get("differences") or []}
+
+
+def slot_label(slot: Sequence[int]) -> str:
+    """``[scope, index]`` as the page shows it: ``1`` in scope 0, ``c2/1``
+    (choice 2, index 1) otherwise."""
+    scope, index = slot
+    return f"{index}" if scope == 0 else f"c{scope}/{index}"
+
+
+def _href(target: str, location: str | None) -> str:
+    """A relative link from the HTML file at ``location`` to ``target`` (a
+    path as the JSON holds it: relative to the current directory, or
+    absolute), percent-encoded: it opens from ``file://``."""
+    from urllib.parse import quote
+
+    if location is not None:
+        base = os.path.dirname(os.path.abspath(location))
+        target = os.path.relpath(os.path.abspath(target), base)
+    return quote(target.replace(os.sep, "/"))
+
+
+def _pages(
+    data: Mapping[str, Any],
+    rows: Sequence[_Row],
+    columns: Sequence[_Column],
+    location: str | None,
+) -> list[_Page]:
+    """A page for every case some shown row belongs to, in case order."""
+    by_name = {c.name: c for c in columns}
+    shown = dict.fromkeys(row.anchor for row in rows)
+    pages = []
+    for number, case in enumerate(data["cases"]):
+        anchor = f"case-{number}"
+        if anchor not in shown:
+            continue
+        slots: dict[str, int] = {}
+        for item in case.get("stream") or ():
+            for event in item.get("events") or ():
+                if "slot" in event:
+                    slots.setdefault(slot_label(event["slot"]), len(slots) % 8)
+        findings_at: dict[int, list[Mapping[str, Any]]] = {}
+        for finding in case["reference"].get("findings") or ():
+            if finding.get("event") is not None:
+                findings_at.setdefault(finding["event"], []).append(finding)
+        handovers: dict[str, _Handover] = {}
+        for name, result in case["results"].items():
+            if name not in by_name or result.get("classification") == "not_run":
+                continue
+            reference = result.get("reference") or case["reference"]
+            same = {k: v for k, v in result.items() if k != "reproducer"}
+            key = _compact([same, reference])
+            group = handovers.get(key)
+            if group is None:
+                group = handovers[key] = _Handover([], result, reference, _differs(result))
+            group.columns.append(by_name[name])
+            if "reproducer" in result:
+                group.reproducers.append((name, _href(str(result["reproducer"]), location)))
+        pages.append(
+            _Page(
+                anchor=anchor,
+                case=case,
+                href=_href(case["path"], location),
+                slots=slots,
+                findings_at=findings_at,
+                handovers=sorted(
+                    handovers.values(),
+                    key=lambda h: (SEVERITY[h.result["classification"]], h.columns[0].name),
+                ),
+            )
+        )
+    return pages
+
+
+def _capped(
+    rows: Sequence[_Row], groups: Mapping[str, Sequence[_Group]], per: int | None
+) -> list[_Row]:
+    """The rows the page lists, in case order: every row, or only the first
+    ``per`` of each group."""
+    if per is None:
+        return list(rows)
+    keep = {id(row) for gs in groups.values() for g in gs for row in g.rows[:per]}
+    return [row for row in rows if id(row) in keep]
 
 
 def _groups(rows: Sequence[_Row]) -> dict[str, list[_Group]]:
@@ -230,16 +354,29 @@ def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False, separators=(",", ":"))
 
 
-def render_html(data: Mapping[str, Any]) -> str:
-    """The report for diff JSON ``data``.  Raises :class:`ReportInputError`
-    for data this report cannot interpret (never a half-shown report)."""
+def render_html(
+    data: Mapping[str, Any],
+    *,
+    location: str | os.PathLike[str] | None = None,
+    cases_per_group: int | None = None,
+) -> str:
+    """The report for diff JSON ``data``, to be written at ``location`` (the
+    links to case files and reproducers are relative to it; ``None``: to the
+    current directory).  ``cases_per_group``: list only the first N cases of
+    each group (and give only those a case page).  Raises
+    :class:`ReportInputError` for data this report cannot interpret (never a
+    half-shown report)."""
     _check(data, "the result")
+    if cases_per_group is not None and cases_per_group < 1:
+        raise ValueError("cases_per_group must be at least 1")
     environment = _environment()
     environment.filters["compact"] = _compact
+    environment.filters["slot"] = slot_label
     template = environment.get_template("report.html.j2")
+    where = None if location is None else os.fspath(location)
     try:
         columns = _columns(data)
-        return _render(template, data, columns, _rows(data, columns))
+        return _render(template, data, columns, _rows(data, columns), where, cases_per_group)
     except ReportInputError:
         raise
     except (jinja2.UndefinedError, KeyError, TypeError, AttributeError, ValueError) as error:
@@ -253,11 +390,15 @@ def _render(
     data: Mapping[str, Any],
     columns: list[_Column],
     rows: list[_Row],
+    location: str | None,
+    cases_per_group: int | None,
 ) -> str:
     ran = [c for c in columns if c.skipped is None]
     subjects = list(dict.fromkeys(c.subject for c in columns))
     transports = list(dict.fromkeys(c.transport for c in columns))
     matrix = {(c.subject, c.transport): c for c in columns}
+    groups = _groups(rows)
+    listed = _capped(rows, groups, cases_per_group)
     return template.render(
         data=data,
         columns=columns,
@@ -265,8 +406,12 @@ def _render(
         subjects=subjects,
         transports=transports,
         matrix=matrix,
-        rows=rows,
-        groups=_groups(rows),
+        rows=listed,
+        all_rows=len(rows),
+        cases_per_group=cases_per_group,
+        groups=groups,
+        pages=_pages(data, listed, columns, location),
+        has_streams=any("stream" in case for case in data["cases"]),
         code_columns=_code_columns(data),
         layers=[layer.value for layer in Layer],
         layer_note=LAYER_NOTE,
@@ -278,6 +423,12 @@ def _render(
     )
 
 
-def write_html(data: Mapping[str, Any], path: str | os.PathLike[str]) -> None:
-    """Render ``data`` and write it to ``path`` atomically (never half-written)."""
-    atomic_write(path, render_html(data))
+def write_html(
+    data: Mapping[str, Any],
+    path: str | os.PathLike[str],
+    *,
+    cases_per_group: int | None = None,
+) -> None:
+    """Render ``data`` for ``path`` and write it there atomically (never
+    half-written)."""
+    atomic_write(path, render_html(data, location=path, cases_per_group=cases_per_group))

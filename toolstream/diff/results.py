@@ -4,7 +4,7 @@ cases, the exit status, and the deterministic JSON form."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -86,6 +86,16 @@ class DiffResult:
     shard: ShardPart | None = None
     """Set on the result of one shard of a run (``--shard K/M``): the JSON
     then carries a ``shard`` member, which ``toolstream merge`` consumes."""
+    details: Mapping[str, Mapping[str, Any]] | None = None
+    """Case path -> its ``stream`` rows and ``shrunk``
+    (:func:`toolstream.diff.stream.case_details`), for the cases with a
+    disagreement, when a report asked for them (``diff --case-details``,
+    ``--html``).  Only :meth:`to_dict` with ``details=True`` writes them (with
+    the reference's findings and the reproducers): without it the JSON is the
+    same bytes whether they were gathered or not."""
+    reproducers: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    """(case path, column) -> the reproducer ``diff --repro-dir`` wrote for
+    it (written as the result's ``reproducer`` with ``details=True``)."""
 
     # -- queries ---------------------------------------------------------------
 
@@ -256,7 +266,11 @@ class DiffResult:
 
     # -- output ----------------------------------------------------------------
 
-    def to_dict(self, *, cases: bool = True) -> dict[str, Any]:
+    def to_dict(self, *, cases: bool = True, details: bool = False) -> dict[str, Any]:
+        """The JSON object.  ``details``: each case with a disagreement also
+        carries what :attr:`details` holds for it, its reference's
+        ``findings`` and each result's ``reproducer`` (the one place the HTML
+        report reads them from)."""
         names = [a.name for a in self.ran]
         out: dict[str, Any] = {
             "format": FORMAT,
@@ -279,13 +293,31 @@ class DiffResult:
         }
         if cases:
             out["cases"] = [c.to_dict() for c in self.cases]
+            if details:
+                for case, written in zip(self.cases, out["cases"], strict=True):
+                    self._add_details(case, written)
         if self.shard is not None:
             out["shard"] = self.shard.to_dict()
         return out
 
-    def to_json(self, *, cases: bool = True) -> str:
+    def _add_details(self, case: CaseResult, written: dict[str, Any]) -> None:
+        if not any(o.disagrees for o in case.outcomes.values()):
+            return
+        written.update((self.details or {}).get(case.path) or {})
+        written["reference"]["findings"] = list(case.findings)
+        for name, result in written["results"].items():
+            if name in case.judged:
+                result["reference"]["findings"] = list(case.judged[name][1].findings)
+            reproducer = self.reproducers.get((case.path, name))
+            if reproducer is not None:
+                result["reproducer"] = reproducer
+
+    def to_json(self, *, cases: bool = True, details: bool = False) -> str:
         """Deterministic: same corpus, same adapters and versions, same bytes."""
-        return json.dumps(self.to_dict(cases=cases), ensure_ascii=True, indent=2) + "\n"
+        return (
+            json.dumps(self.to_dict(cases=cases, details=details), ensure_ascii=True, indent=2)
+            + "\n"
+        )
 
 
 def cell(counts: dict[str, int]) -> str:

@@ -261,6 +261,9 @@ class CaseResult:
     judged: Mapping[str, tuple[str, CaseResult]] = field(default_factory=dict)
     """Adapter name -> (cut transport, the row of the prefix it received) for
     a client judged against a cut prefix, not against this case."""
+    findings: tuple[Mapping[str, Any], ...] = ()
+    """The reference's findings (``Finding.to_dict``), for the reports that
+    show them (``DiffResult.to_dict(details=True)``)."""
 
     def reference_dict(self) -> dict[str, Any]:
         reference: dict[str, Any] = {"status": self.status, "codes": list(self.codes)}
@@ -321,6 +324,7 @@ def _case_result(case: Case, report: Report, outcomes: dict[str, Outcome]) -> Ca
         )
         if report.status == "pass"
         else (),
+        findings=tuple(f.to_dict() for f in report.findings),
     )
 
 

@@ -32,9 +32,13 @@ class ReproDirectory:
     in order), the disagreements left without one per column
     (``no_template``: a client without a reproducer template, or an
     in-process adapter), and the ones that could not be written
-    (``failed``: case path and column -> why, one line)."""
+    (``failed``: case path and column -> why, one line); ``scripts`` says
+    which script is whose."""
 
     written: list[str] = field(default_factory=list)
+    scripts: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(case path, column) -> the script written for it (what the HTML
+    report links)."""
     no_template: dict[str, int] = field(default_factory=dict)
     failed: dict[tuple[str, str], str] = field(default_factory=dict)
 
@@ -92,6 +96,7 @@ def write_reproducers(
             target = Path(directory) / name
             atomic_write(target, text)
             out.written.append(target.as_posix())
+            out.scripts[(path, column)] = target.as_posix()
             if on_written is not None:
                 on_written(target.as_posix())
     return out
