@@ -2,12 +2,15 @@
 
 A few shipped corpus cases go through openai-python's and anthropic-python's
 stream handling (in process) and the real openai client over HTTP (plain and
-a cut transport); ``diff --html`` writes the report, and headless Chromium
-(Debian's ``chromium`` package) opens it from ``file://`` with a filter in
-the address: the test reads the DOM after the page's script ran and checks
-every number shown against the diff JSON, that the filter hides exactly the
-rows it should, and, from Chromium's own network log, that the page asked
-for nothing.  Chromium is pointed at a closed loopback proxy and resolves no
+a cut transport); ``diff --html --case-details --repro-dir`` writes the
+report, and headless Chromium (Debian's ``chromium`` package) opens it from
+``file://``, once with a filter in the address and once at a case page: the
+test reads the DOM after the page's script ran and checks every number shown
+against the diff JSON, that the filter hides exactly the rows it should, that
+the case page is shown alone with its stream (one row per event, each with
+the JSON's slot), the reference's verdict and each column's, and links that
+resolve to the reproducers written, and, from Chromium's own network log,
+that the page asked for nothing.  Chromium is pointed at a closed loopback proxy and resolves no
 name, so its own background requests go nowhere either.
 
 Chromium absent: skipped with the package to install, except under CI (``CI``
@@ -22,6 +25,7 @@ import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from click.testing import CliRunner
@@ -29,6 +33,7 @@ from click.testing import CliRunner
 from tests.support.diff_fixtures import needs
 from toolstream.cli import cli
 from toolstream.diff.classify import DISAGREEMENTS
+from toolstream.diff.html import slot_label
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "corpus" / "cases"
@@ -139,6 +144,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Pa
             "diff", *cases(), "--adapter", "openai-python", "--adapter", "anthropic-python",
             "--client", "openai-chat-create", "--transport", "plain,cut-close",
             "--format", "json", "-q", "--fail-on", "never", "--html", page.as_posix(),
+            "--case-details", "--repro-dir", (folder / "repros").as_posix(),
         ],
     )  # fmt: skip
     assert done.exit_code == 0, done.output
@@ -183,11 +189,57 @@ def test_the_browser_shows_the_jsons_numbers_and_fetches_nothing(
         and r["attrs"]["data-layer"] == FILTER["layer"]
     ]
     assert visible == wanted and 0 < len(visible) < len(rows)
-    # each case's reference-beside-library row is shown with its case, hidden with it
-    details = [e for e in dom.elements if e["attrs"].get("class") == "case-detail"]
-    assert [("hidden" in d["attrs"]) for d in details] == [("hidden" in r["attrs"]) for r in rows]
     (counter,) = dom.find("span", id="shown")
     assert counter["text"] == f"{len(visible)} of {len(rows)} disagreement(s) shown"
+    heat = dom.find("tr", **{"class": "heat-row"})
+    assert any("hidden" in h["attrs"] for h in heat) and any(
+        "hidden" not in h["attrs"] for h in heat
+    )
+    # no case page is shown while the address names a filter
+    pages = dom.find("section", **{"class": "case-page"})
+    assert pages and all("hidden" in p["attrs"] for p in pages)
+
+
+def test_a_case_page_shows_the_stream_and_both_verdicts(
+    report: tuple[dict[str, Any], Path], tmp_path: Path
+) -> None:
+    binary = chromium()
+    data, page = report
+    number, case = next(
+        (n, c)
+        for n, c in enumerate(data["cases"])
+        if any(r.get("reproducer") for r in c["results"].values())
+    )
+    dom, requested = browse(binary, page, tmp_path, f"#case-{number}")
+    assert requested == [], f"the report requested {requested}"
+    pages = dom.find("section", **{"class": "case-page"})
+    assert [p["attrs"]["id"] for p in pages if "hidden" not in p["attrs"]] == [f"case-{number}"]
+    start = dom.elements.index(next(p for p in pages if p["attrs"]["id"] == f"case-{number}"))
+    end = next(
+        (dom.elements.index(p) for p in pages if dom.elements.index(p) > start),
+        len(dom.elements),
+    )
+    inside = dom.elements[start:end]
+    events = [e for e in inside if e["tag"] == "tr" and "event" in e["attrs"].get("class", "")]
+    expected = [e for item in case["stream"] for e in (item["events"] or [None])]
+    assert len(events) == len(expected) > 0
+    with_slot = [e["attrs"].get("data-slot") for e in events if "data-slot" in e["attrs"]]
+    assert with_slot == [slot_label(e["slot"]) for e in expected if e and "slot" in e]
+    assert with_slot, "a case page without any slot"
+    (reference,) = [e for e in inside if e["attrs"].get("class") == "verdict reference"]
+    assert reference["attrs"]["data-status"] == case["reference"]["status"]
+    shown = {e["attrs"]["data-adapter"] for e in inside if e["attrs"].get("class") == "column"}
+    assert shown == {n for n, r in case["results"].items() if r["classification"] != "not_run"}
+    verdicts = [e for e in inside if e["attrs"].get("class") == "verdict handover"]
+    assert {v["attrs"]["data-classification"] for v in verdicts} == {
+        r["classification"] for r in case["results"].values() if r["classification"] != "not_run"
+    }
+    links = [e["attrs"]["href"] for e in inside if e["attrs"].get("class") == "reproducer"]
+    wanted = {r["reproducer"] for r in case["results"].values() if "reproducer" in r}
+    assert {(page.parent / unquote(h)).resolve() for h in links} == {
+        Path(w).resolve() for w in wanted
+    }
+    assert all(Path(w).is_file() for w in wanted)
 
 
 def test_the_network_check_sees_a_page_that_fetches(tmp_path: Path) -> None:

@@ -24,16 +24,33 @@ REPORT_JSON_VERSION = 1
     metavar="FILE",
     help="The HTML file to write (replaced atomically).",
 )
+@click.option(
+    "--cases-per-group",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="List only the first N cases of each group (and give only those a case page):"
+    " a whole-corpus run stays a small file. The counts shown stay the JSON's.",
+)
 @format_option
-def report(result_file: str, output: str, output_format: str = "text") -> None:
+def report(
+    result_file: str,
+    output: str,
+    cases_per_group: int | None = None,
+    output_format: str = "text",
+) -> None:
     """Render RESULT.json, the output of `toolstream diff --format json`, as
     one static HTML file that fetches nothing and opens from file://: the
     matrix of clients x transports, the disagreements by layer of
     responsibility, a heatmap of columns x (layer, code), and per column its
-    disagreements grouped by what it did, each case with the reference and
-    what the library handed over; filters by client, transport, layer and
-    classification. The same JSON gives the same bytes. With --format json,
-    one object on stdout: the file written and the numbers it shows.
+    disagreements grouped by what it did; a page per case with a disagreement:
+    its stream item by item with the slot of each event (in RESULT.json with
+    diff --case-details), the reference's verdict and findings and what each
+    column handed over, the differences marked, with relative links to the
+    case file and reproducers (diff --repro-dir); filters by client,
+    transport, layer and classification. The same JSON gives the same bytes.
+    With --format json, one object on stdout: the file written and the
+    numbers it shows.
 
     Exit status: 0 written; 64 misuse (no such RESULT.json, the output cannot
     be written); 65 RESULT.json is not JSON or not a diff result; 130
@@ -43,7 +60,7 @@ def report(result_file: str, output: str, output_format: str = "text") -> None:
 
     try:
         data = read_result(result_file)
-        write_html(data, output)
+        write_html(data, output, cases_per_group=cases_per_group)
     except ReportInputError as error:
         raise Unreadable(str(error)) from None
     except OSError as error:
