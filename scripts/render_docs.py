@@ -150,12 +150,13 @@ def dialects_md() -> str:
         "exception, applied when its member is in the stream (never from a model name).",
         "A report that used one lists it under `dialects`.",
         "",
-        "Every row so far is for the chat profile (`openai`, `mistral`): the public",
+        "Every row but one is for the chat profile (`openai`, `mistral`): the public",
         "recordings and references surveyed show no vendor member in the Anthropic,",
-        "Responses, Bedrock, Gemini or Cohere streams beyond their own APIs' types. Those",
-        "profiles are closed on the objects that carry a call, and their findings for an",
-        "unknown member point here too; a row for one of them also needs the profile to",
-        "look the member up (as `openai_chat.py` does).",
+        "Responses, Bedrock, Gemini or Cohere streams beyond their own APIs' types, except",
+        "the metrics Amazon Bedrock adds to a Claude stream's `message_stop`. Every",
+        "profile is closed on the objects that carry a call; Anthropic, Responses and",
+        "Gemini Interactions also on their message-, response- and event-level objects",
+        "(the tables below), and their findings for an unknown member point here too.",
         "",
         "Treatments: **inert** (cannot carry tool data: read and ignored), **normalized**",
         "(tool data in another spelling: checked against the profile's own events, a",
@@ -209,6 +210,7 @@ def dialects_md() -> str:
         ("delta (`choices[].delta`)", openai_chat.DELTA_MEMBERS),
     ):
         out.append(f"| {level} | {', '.join(f'`{m}`' for m in sorted(own))} |")
+    out += _other_profiles_members()
     out += [
         "",
         "## How to add a dialect",
@@ -228,6 +230,59 @@ def dialects_md() -> str:
         "",
     ]
     return "\n".join(out)
+
+
+def _other_profiles_members() -> list[str]:
+    """The member tables of the profiles other than chat, one per module."""
+    from toolstream.profiles import (
+        anthropic_members,
+        gemini_interactions_members,
+        openai_responses_members,
+    )
+
+    def rows(levels: dict[str, frozenset[str]], name: str = "{}") -> list[str]:
+        return [
+            f"| `{name.format(level)}` | {', '.join(f'`{m}`' for m in sorted(own))} |"
+            for level, own in levels.items()
+        ]
+
+    out = [
+        "",
+        "## What the other profiles read without a dialect",
+        "",
+        "Each profile's message-level (Anthropic), response-level (Responses) and event",
+        "(Gemini Interactions) objects, by the path an unknown member's finding names;",
+        "the sets, and the API reference and SDK types each comes from, are in",
+        "`toolstream/profiles/anthropic_members.py`, `openai_responses_members.py` and",
+        "`gemini_interactions_members.py`. A member a profile knows there carries no",
+        "tool data, or is read (a stop reason, a status); any other member of the",
+        "object blocks unless a row above names it (its `level` is the object's path).",
+        "",
+        "### anthropic (and bedrock-invoke, which reads Anthropic events)",
+        "",
+        "| object | members |",
+        "|---|---|",
+        *rows(anthropic_members.MESSAGE_LEVELS),
+        "",
+        "### openai-responses",
+        "",
+        "`event` is any of "
+        + ", ".join(f"`{e}`" for e in sorted(openai_responses_members.LIFECYCLE_EVENTS))
+        + "; an output item's members are closed by its type.",
+        "",
+        "| object | members |",
+        "|---|---|",
+        *rows(openai_responses_members.RESPONSE_LEVELS),
+        *rows(openai_responses_members.ITEM_MEMBERS, "item ({})"),
+        "",
+        "### gemini-interactions",
+        "",
+        "| object | members |",
+        "|---|---|",
+        *rows(gemini_interactions_members.EVENT_LEVELS),
+        *rows(gemini_interactions_members.CALL_LEVELS),
+    ]
+    return out
 
 
 DOCS = {

@@ -167,8 +167,27 @@ def test_the_generator_models_every_reviewed_dialect_under_its_name() -> None:
     for profile in ("openai", "mistral"):
         table = {m.dialect: m for m in WIRES[profile].dialects}
         assert sorted(table) == sorted(d.name for d in REGISTRY if d.profile == "openai")
-        for dialect in REGISTRY:
+        for dialect in (d for d in REGISTRY if d.profile == "openai"):
             member = table[dialect.name]
             assert (member.level, member.member) == (dialect.level, dialect.member)
             assert bool(member.mirrors) == (dialect.treatment is Treatment.NORMALIZED)
             assert member.mirrors == dialect.mirrors
+
+
+# Rows the generator has no model of yet (its other wires' tables are empty;
+# the generators and the corpus have one owner): named here, so that the
+# day the generator models one this test says so.
+NOT_GENERATED_YET = {"bedrock_invocation_metrics"}
+
+
+def test_the_rows_the_generator_does_not_model_are_named() -> None:
+    from toolstream.profiles.dialects import REGISTRY
+    from toolstream_generators._internal.model import WIRES
+
+    missing = {
+        d.name
+        for d in REGISTRY
+        for profile, wire in WIRES.items()
+        if d.profile == profile and d.name not in {m.dialect for m in wire.dialects}
+    }
+    assert missing == NOT_GENERATED_YET

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.builders import openai, weather_call
+from tests.support.builders import anthropic_turn, openai, weather_call
+from tests.support.builders_gemini_cohere_invoke import bedrock_invoke, invoke_tool, wrap
 from toolstream import Gate, validate
 from toolstream.profiles.dialects import DOCS, REGISTRY, Treatment, sources_for
 
@@ -138,8 +139,36 @@ ADD: dict[str, Callable[[Stream], Stream]] = {
 }
 
 
+def _bedrock_invocation_metrics() -> dict[str, Any]:
+    # Bedrock adds its metrics to the last event of a Claude stream.
+    events = anthropic_turn(invoke_tool())
+    assert events[-1] == {"type": "message_stop"}
+    events[-1]["amazon-bedrock-invocationMetrics"] = {
+        "inputTokenCount": 846,
+        "outputTokenCount": 39,
+        "invocationLatency": 880,
+        "firstByteLatency": 402,
+    }
+    return bedrock_invoke([wrap(event) for event in events])
+
+
+OTHER_PROFILES: dict[str, Callable[[], dict[str, Any]]] = {
+    "bedrock_invocation_metrics": _bedrock_invocation_metrics,
+}
+"""Rows of profiles other than chat: the whole fixture, the member in it."""
+
+
+def _fixture(name: str) -> dict[str, Any]:
+    if name in OTHER_PROFILES:
+        return OTHER_PROFILES[name]()
+    return openai(ADD[name](weather_call()))
+
+
 def test_every_dialect_row_has_a_case() -> None:
-    assert sorted(ADD) == sorted(d.name for d in REGISTRY)
+    assert sorted([*ADD, *OTHER_PROFILES]) == sorted(d.name for d in REGISTRY)
+    for name, make in OTHER_PROFILES.items():
+        (dialect,) = (d for d in REGISTRY if d.name == name)
+        assert make()["profile"] != "openai" and dialect.profile != "openai", name
 
 
 def test_every_row_names_its_servers_sources_and_reason() -> None:
@@ -159,9 +188,9 @@ def test_the_registry_names_at_least_fifteen_servers() -> None:
     assert len(servers) >= 15, sorted(servers)
 
 
-@pytest.mark.parametrize("name", sorted(ADD))
+@pytest.mark.parametrize("name", sorted([*ADD, *OTHER_PROFILES]))
 def test_a_dialect_member_in_a_valid_turn_passes_and_is_reported(name: str) -> None:
-    report = validate(openai(ADD[name](weather_call())))
+    report = validate(_fixture(name))
     assert report.status == "pass", report.to_json()
     assert report.dialects == (name,)
     assert report.to_dict()["dialects"] == [name]
@@ -246,7 +275,7 @@ def test_with_dialects_off_a_dialect_member_blocks(name: str, monkeypatch: Any) 
         self.use_dialects = False
 
     monkeypatch.setattr(_base.Profile, "__init__", closed)
-    report = validate(openai(ADD[name](weather_call())))
+    report = validate(_fixture(name))
     assert report.status == "blocked", report.to_json()
     assert "unsupported_event" in report.codes
     assert report.dialects == ()

@@ -12,7 +12,10 @@ Whole-message delivery: blocks already in ``message_start.message.content``
 (programmatic tool calling) are opened and ended at once, their ``input``
 standing as the arguments, and the message's ``stop_reason`` is the turn's
 end reason (see docs/validator.md).  Closed world: event, block and delta
-types are the lists here; any other is ``unsupported_event``.
+types are the lists here; any other is ``unsupported_event``; so is a member
+of a call block, a block event or a message-level object
+(``anthropic_members.py``) that the profile and its reviewed dialects do
+not know.
 """
 
 from __future__ import annotations
@@ -49,7 +52,8 @@ from toolstream.profiles._base import (
     provider_error,
     slot_index,
 )
-from toolstream.profiles.dialects import unknown_member_message
+from toolstream.profiles.anthropic_members import MESSAGE_LEVELS, NESTED
+from toolstream.profiles.dialects import unknown_member_message, unread_member
 from toolstream.tally import Tally, fragment_colons
 
 _CALL_BLOCKS = {"tool_use": CLIENT, "server_tool_use": SERVER, "mcp_tool_use": SERVER}
@@ -269,6 +273,18 @@ class AnthropicMessages(Profile):
         return self._other(raw, kind, pos)
 
     def _other(self, raw: dict[str, Any], kind: str, pos: int) -> Iterator[Event]:
+        yield from self._message_event(raw, kind, pos)
+        if kind in MESSAGE_LEVELS:
+            # Checked once the event's own events are out, so that an unknown
+            # member adds its one finding and nothing else (once per turn:
+            # not on the content block path).
+            unread = unread_member(self, "anthropic", MESSAGE_LEVELS, NESTED, kind, raw)
+            if unread is not None:
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT, f"anthropic {unknown_member_message(unread)}", event=pos
+                )
+
+    def _message_event(self, raw: dict[str, Any], kind: str, pos: int) -> Iterator[Event]:
         if kind == "message_delta":
             delta = raw.get("delta")
             if delta is not None and type(delta) is not dict:

@@ -196,5 +196,10 @@ class BedrockInvoke(Profile):
                 event=pos,
                 fatal=True,
             )
-        self._inner = AnthropicMessages(self.request, self.limits)
-        return self._inner
+        inner = AnthropicMessages(self.request, self.limits)
+        # The dialects this profile was given are the inner one's, and those
+        # it meets are reported as this profile's.
+        inner.use_dialects, inner.forced = self.use_dialects, self.forced
+        inner.dialects_seen = self.dialects_seen
+        self._inner = inner
+        return inner

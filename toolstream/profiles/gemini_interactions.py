@@ -29,8 +29,11 @@ other) with calls is ``wrong_terminal_reason``;
 Recognized, no tool data: ``interaction.status_update``, and the other
 delta types (:data:`TEXT_DELTAS`: text, thought, media, annotation and
 built-in tool deltas) on block or server steps.  The legacy ``content.*``
-events (steps disabled) and anything else are ``unsupported_event``; any
-finding blocks the turn.
+events (steps disabled) and anything else are ``unsupported_event``, as is
+a member of an event, of the interaction, of its usage, of a
+``function_call`` step or of an ``arguments_delta`` that the profile
+(``gemini_interactions_members.py``) and its reviewed dialects do not know;
+any finding blocks the turn.
 """
 
 from __future__ import annotations
@@ -60,6 +63,8 @@ from toolstream.profiles._base import (
     provider_error,
     slot_index,
 )
+from toolstream.profiles.dialects import unknown_member_message, unread_member
+from toolstream.profiles.gemini_interactions_members import CALL_LEVELS, EVENT_LEVELS, EVENT_NESTED
 
 # Step and delta types of the Interactions API (the ``Step`` and
 # ``StepDeltaData`` unions of google-genai's interactions types).
@@ -104,6 +109,8 @@ TEXT_DELTAS = frozenset(
     }
 )
 """Deltas with no client tool data, for non-call steps."""
+_PLAIN_DELTA_EVENT = EVENT_LEVELS["step.delta"]
+_ARGUMENTS_DELTA = CALL_LEVELS["step.delta.delta"]
 ACCEPTED_STATUS = "requires_action"
 FAILED_STATUS = "failed"
 
@@ -161,6 +168,8 @@ class GeminiInteractions(Profile):
         kind = raw["event_type"]
         if kind == "step.delta":
             yield from self._delta(raw, pos)
+            if raw.keys() <= _PLAIN_DELTA_EVENT:
+                return  # the usual delta: nothing more to check
         elif kind == "step.start":
             yield from self._start(raw, pos)
         elif kind == "step.stop":
@@ -175,6 +184,20 @@ class GeminiInteractions(Profile):
         elif kind != "interaction.status_update":
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:40]!r}", event=pos
+            )
+        # Once the event's own events are out, so that an unknown member adds
+        # its one finding (gemini_interactions_members.py).
+        self._check_members(kind, raw, pos)
+
+    def _check_members(self, path: str, obj: dict[str, Any], pos: int, key: Any = None) -> None:
+        levels = CALL_LEVELS if path in CALL_LEVELS else EVENT_LEVELS
+        unread = unread_member(self, self.name, levels, EVENT_NESTED, path, obj)
+        if unread is not None:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                f"gemini-interactions {unknown_member_message(unread)}",
+                key=key,
+                event=pos,
             )
 
     def _start(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
@@ -204,6 +227,8 @@ class GeminiInteractions(Profile):
                 ((step.get("id"), "step.id"), (step.get("name"), "step.name")),
                 initial_input=arguments,
             )
+            # The call is opened (its index taken), then refused.
+            self._check_members("step.start.step", step, pos, key)
         elif step_type in SERVER_STEPS:
             self._kinds.setdefault(index, SERVER)
             yield from open_call(
@@ -244,6 +269,8 @@ class GeminiInteractions(Profile):
                     f"arguments_delta for non-call step {index}",
                     event=pos,
                 )
+            if not delta.keys() <= _ARGUMENTS_DELTA:
+                self._check_members("step.delta.delta", delta, pos, key)
             text = delta.get("arguments")
             if text is not None and type(text) is not str:
                 raise ProtocolError(

@@ -61,7 +61,12 @@ from toolstream.profiles._base import (
     optional_text,
     slot_index,
 )
-from toolstream.profiles.dialects import unknown_member_message
+from toolstream.profiles.dialects import unknown_member_message, unread_member
+from toolstream.profiles.openai_responses_members import (
+    ITEM_MEMBERS,
+    RESPONSE_LEVELS,
+    RESPONSE_NESTED,
+)
 
 SERVER_ITEMS = frozenset(
     {
@@ -202,6 +207,7 @@ class OpenAIResponses(Profile):
                     fatal=True,
                 )
             self._created = True
+            self._check_response(raw, kind, pos)
             return
         known = _CALL_EVENT_MEMBERS.get(kind)
         if known is not None and not raw.keys() <= known:
@@ -244,6 +250,7 @@ class OpenAIResponses(Profile):
                 ends_slots=False,
             )
             yield Stop(pos=pos, scope=0)
+            self._check_response(raw, kind, pos)
             if reason == "failed":
                 response = raw.get("response")
                 error = response.get("error") if isinstance(response, dict) else None
@@ -254,12 +261,54 @@ class OpenAIResponses(Profile):
                 )
         elif kind == "error":
             raise ProtocolError(Code.PROVIDER_ERROR, f"provider error: {_message(raw)}", event=pos)
-        elif kind in _PASSIVE_EVENTS or kind.startswith(_PASSIVE_PREFIXES):
+        elif kind in _PASSIVE_EVENTS:
+            self._check_response(raw, kind, pos)
+        elif kind.startswith(_PASSIVE_PREFIXES):
             return
         else:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:60]!r}", event=pos
             )
+
+    def _check_response(self, raw: dict[str, Any], kind: str, pos: int) -> None:
+        """A lifecycle event, its response object, usage and output items:
+        every member known (``openai_responses_members.py``) or read by an
+        allowed inert dialect; once per event, never on the argument path."""
+        unread = unread_member(self, self.name, RESPONSE_LEVELS, {}, "event", raw)
+        if unread is not None:
+            raise _unknown_path(kind + unread[len("event") :], pos)
+        response = raw.get("response")
+        if type(response) is not dict:
+            return
+        unread = unread_member(
+            self, self.name, RESPONSE_LEVELS, RESPONSE_NESTED, "response", response
+        )
+        output = response.get("output")
+        for item in output if unread is None and type(output) is list else ():
+            unread = self._unread_item(item, "response.output[]")
+            if unread is not None:
+                break
+        if unread is not None:
+            raise _unknown_path(f"{kind}.{unread}", pos)
+
+    def _unread_item(self, item: Any, where: str) -> str | None:
+        """The path of an unknown member of an output item, the items that
+        carry no call by ITEM_MEMBERS, a function_call by its own set;
+        items of other types are judged where they are added."""
+        if type(item) is not dict:
+            return None
+        item_type = item.get("type")
+        known = _FUNCTION_CALL_MEMBERS if item_type == "function_call" else None
+        if known is None and type(item_type) is str:
+            known = ITEM_MEMBERS.get(item_type)
+        if known is None:
+            return None
+        return unread_member(self, self.name, {where: known}, {}, where, item)
+
+    def _check_item(self, item: dict[str, Any], pos: int, key: tuple[int, int]) -> None:
+        unread = self._unread_item(item, "item")
+        if unread is not None:
+            raise _unknown_path(unread, pos, key)
 
     def _item(self, raw: dict[str, Any], pos: int) -> tuple[int, dict[str, Any]]:
         index = slot_index(raw.get("output_index"), "output_index", pos, self.limits)
@@ -313,9 +362,11 @@ class OpenAIResponses(Profile):
         if kind == SERVER:
             self._kinds.setdefault(index, SERVER)
             yield Open(pos=pos, key=key, id=None, name=item_type, kind=SERVER)
+            self._check_item(item, pos, key)
         elif kind == BLOCK:
             self._kinds.setdefault(index, BLOCK)
             yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
+            self._check_item(item, pos, key)
         elif kind == CLIENT:
             self._kinds.setdefault(index, CLIENT)
             yield Open(pos=pos, key=key, id=None, name=None, kind=CLIENT)
@@ -391,6 +442,9 @@ class OpenAIResponses(Profile):
                 event=pos,
             )
         yield End(pos=pos, key=key)
+        if item["type"] in ITEM_MEMBERS:
+            # After its end: the finding is the item's one (no missing end).
+            self._check_item(item, pos, key)
 
     def _route(self, raw: dict[str, Any], pos: int) -> tuple[int, int]:
         item_id = raw.get("item_id")
@@ -441,6 +495,15 @@ class OpenAIResponses(Profile):
                 event=pos,
             )
         yield Restate(pos=pos, key=key, text=arguments)
+
+
+def _unknown_path(path: str, pos: int, key: Any = None) -> ProtocolError:
+    return ProtocolError(
+        Code.UNSUPPORTED_EVENT,
+        f"openai-responses {unknown_member_message(path)}",
+        key=key,
+        event=pos,
+    )
 
 
 def _kind_of(item: dict[str, Any]) -> str | None:

@@ -19,8 +19,10 @@ docs/dialects.md ("How to add a dialect").
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any, Protocol
 
 DOCS = "docs/dialects.md"
 
@@ -47,8 +49,10 @@ class Dialect:
     profile: str
     """The profile name (``openai``, ``mistral`` share the chat profile)."""
     level: str
-    """Where the member sits: ``chunk`` (any chunk, with or without
-    ``choices``), ``choice`` or ``delta``."""
+    """Where the member sits.  Chat: ``chunk`` (any chunk, with or without
+    ``choices``), ``choice`` or ``delta``; the other profiles: the path of
+    the object that holds it, as their member tables name it
+    (``message_stop``, ``response.usage``...)."""
     member: str
     path: str
     shape: str
@@ -79,8 +83,64 @@ def unknown_member_message(path: str) -> str:
     )
 
 
+class DialectState(Protocol):
+    """What a profile keeps about dialects (``Profile`` has these)."""
+
+    dialects_seen: set[str]
+    use_dialects: bool
+    forced: frozenset[str]
+
+
+def unknown_members(
+    levels: Mapping[str, frozenset[str]],
+    nested: Mapping[str, tuple[str, ...]],
+    path: str,
+    obj: dict[str, Any],
+) -> Iterator[tuple[str, str]]:
+    """Every (object path, member) of ``obj``, and of the closed objects
+    inside it (``nested``: which members of a level are levels too), that
+    ``levels`` does not list; sorted within an object, outer first."""
+    known = levels[path]
+    if not obj.keys() <= known:
+        for member in sorted(str(name) for name in obj if name not in known):
+            yield path, member
+    for name in nested.get(path, ()):
+        inner = obj.get(name)
+        if type(inner) is dict:
+            yield from unknown_members(levels, nested, f"{path}.{name}", inner)
+
+
+def unread_member(
+    state: DialectState,
+    profile: str,
+    levels: Mapping[str, frozenset[str]],
+    nested: Mapping[str, tuple[str, ...]],
+    path: str,
+    obj: dict[str, Any],
+) -> str | None:
+    """The path of the first member of ``obj`` (or of a closed object in
+    it) that neither the profile's ``levels`` nor an allowed inert dialect
+    of ``profile`` at that level knows; None when every member is known.
+    The inert dialects read on the way are recorded as seen (only when no
+    member is left unread: a blocked turn reports no dialect).  A row of
+    another treatment is not applied at these levels: its member blocks."""
+    used: list[str] = []
+    for level, member in unknown_members(levels, nested, path, obj):
+        dialect = BY_MEMBER.get((profile, level, member)) if state.use_dialects else None
+        if (
+            dialect is None
+            or dialect.treatment is not Treatment.INERT
+            or (state.forced and dialect.name not in state.forced)
+        ):
+            return f"{level}.{member[:40]}"
+        used.append(dialect.name)
+    state.dialects_seen.update(used)
+    return None
+
+
 from toolstream.profiles.dialects import (  # noqa: E402  (rows need Dialect)
     azure_content_filter,
+    bedrock_invocation_metrics,
     groq_x_groq,
     message_mirror,
     openrouter_provider,
@@ -110,6 +170,7 @@ REGISTRY: tuple[Dialect, ...] = (
     together.SEED,
     message_mirror.DIALECT,
     together.TEXT,
+    bedrock_invocation_metrics.DIALECT,
 )
 """Every reviewed dialect, one row each."""
 
@@ -140,9 +201,12 @@ __all__ = [
     "DOCS",
     "REGISTRY",
     "Dialect",
+    "DialectState",
     "Source",
     "Treatment",
     "choose",
     "sources_for",
     "unknown_member_message",
+    "unknown_members",
+    "unread_member",
 ]
