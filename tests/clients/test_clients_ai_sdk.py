@@ -1,6 +1,7 @@
-"""The Vercel AI SDK's Mistral, Amazon Bedrock and Google providers, and its
-OpenAI Responses provider over the shipped Responses seed, through
-``toolstream serve`` (``toolstream/clients/js/drivers/ai_sdk.mjs``).
+"""The Vercel AI SDK's Mistral, Amazon Bedrock and Google providers, its
+OpenAI Responses provider over the shipped Responses seed, and
+@ai-sdk/openai-compatible, through ``toolstream serve``
+(``toolstream/clients/js/drivers/ai_sdk.mjs``, ``ai_sdk_openai_compatible.mjs``).
 
 For every classification a driver was seen to produce over the corpus, one
 hand-written case (or the seed, altered) asserts what the library does with
@@ -311,6 +312,78 @@ def test_responses_crash_on_a_second_reasoning_done() -> None:
     assert "TypeError" in outcome.detail and "summaryParts" in outcome.detail
 
 
+# -- @ai-sdk/openai-compatible, at serve's openai endpoint ---------------------------------
+
+
+def openai_chunks(*chunks: dict[str, Any]) -> dict[str, Any]:
+    """An openai-profile turn of Chat Completions chunks with their envelope."""
+    fixture = oai(ROLE, *chunks, END)
+    fixture["chunks"] = [{**CHUNK, **c} for c in fixture["chunks"]]
+    return fixture
+
+
+def test_openai_compatible_agree_on_the_parallel_seed() -> None:
+    fixture = json.loads((SEEDS / "openai-parallel.json").read_text(encoding="utf-8"))
+    outcome = run(fixture, "ai-sdk-openai-compatible", "pass")
+    assert outcome.classification == "agree", outcome.detail
+    assert values(outcome) == [
+        ("call_w1", "get_weather", {"city": "São Paulo", "unit": "celsius"}),
+        ("call_t1", "get_time", {"timezone": "America/Sao_Paulo"}),
+    ]
+    assert outcome.finish_reason == "tool-calls"
+
+
+def test_openai_compatible_unsafe_accept_a_call_without_an_index() -> None:
+    """A whole call with no ``index`` (what some OpenAI-compatible servers
+    send): the reference blocks it on the openai profile; this provider
+    hands it over where @ai-sdk/openai's chunk schema refuses it."""
+    fixture = openai_chunks(whole('{"city":"Paris"}'))
+    outcome = run(fixture, "ai-sdk-openai-compatible", "blocked")
+    assert outcome.classification == "unsafe_accept"
+    assert values(outcome) == [("call_1", "weather", {"city": "Paris"})]
+    refused = diff_fixture(fixture, client_adapter("ai-sdk-openai-chat"))
+    assert refused.rejected and "TypeValidationError" in refused.detail
+
+
+def test_openai_compatible_unsafe_accept_a_reused_index_as_two_calls() -> None:
+    """Index 0 reused by a second id: the provider starts a second call
+    (as sent), where the reference blocks the collision."""
+    fixture = openai_chunks(
+        chunk(tc(0, "call_1", "weather", '{"city":"Paris"}')),
+        chunk(tc(0, "call_2", "weather", '{"city":"Rome"}')),
+    )
+    outcome = run(fixture, "ai-sdk-openai-compatible", "blocked")
+    assert outcome.classification == "unsafe_accept"
+    assert values(outcome) == [
+        ("call_1", "weather", {"city": "Paris"}),
+        ("call_2", "weather", {"city": "Rome"}),
+    ]
+
+
+def test_openai_compatible_agree_flags_broken_arguments_invalid() -> None:
+    """Arguments that never close: the SDK flags the call invalid and hands over none."""
+    outcome = run(
+        openai_chunks(chunk(tc(0, "call_1", "weather", '{"city":'))),
+        "ai-sdk-openai-compatible",
+        "blocked",
+    )
+    assert outcome.classification == "agree" and not outcome.handed
+    (flagged,) = outcome.invalid
+    assert json.loads(flagged)["id"] == "call_1"
+
+
+def test_openai_compatible_agree_past_a_chunk_without_choices() -> None:
+    """A usage chunk with ``choices: []`` (where @ai-sdk/mistral throws): skipped."""
+    usage = {
+        "choices": [],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+    fixture = openai_chunks(usage, chunk(tc(0, "call_1", "weather", '{"city":"Paris"}')))
+    outcome = run(fixture, "ai-sdk-openai-compatible", "pass")
+    assert outcome.classification == "agree", outcome.detail
+    assert values(outcome) == [("call_1", "weather", {"city": "Paris"})]
+
+
 # -- a stall in the middle of the body ------------------------------------------------------
 
 
@@ -321,6 +394,7 @@ STALL_CASES = [
         ("ai-sdk-amazon-bedrock", bedrock(bedrock_turn(bedrock_tool(0, "tooluse_1")))),
         ("ai-sdk-google", gemini([gem_chunk(gem_call(id="fc_1")), gem_finish()])),
         ("ai-sdk-openai-responses", seed()),
+        ("ai-sdk-openai-compatible", openai_chunks(chunk(tc(0, "call_1", "weather", "{}")))),
     ]
 ]
 

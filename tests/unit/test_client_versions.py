@@ -4,16 +4,29 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from toolstream.adapters import NO_INPUT, AdapterCall, AdapterResult
+from toolstream.clients.node import JS_ROOT, NodeClient, NodeEnvironmentError, _Runner
 from toolstream.clients.registry import CLIENTS, get_client
 from toolstream.clients.versions import (
+    ENV_DIR_VARIABLE,
     VersionedClient,
+    VersionedNodeClient,
     VersionError,
     _crash,
+    _npm_env_dir,
     check_supported,
     expand_client_values,
+    npm_pins,
+    npm_requirements,
+    prepare_env,
     result_from_json,
     result_to_json,
     split_version,
@@ -67,8 +80,129 @@ def test_a_versioned_name_is_its_own_client() -> None:
     assert versioned.name == "openai-chat-create==2.8.0"
     assert versioned.profiles == CLIENTS["openai-chat-create"].profiles
     assert get_client("openai-chat-create==2.8.0") is versioned
-    with pytest.raises(KeyError, match="JavaScript"):
-        get_client("openai-node-chat-create==4.0.0")
+
+
+def test_a_versioned_javascript_name_drives_the_same_driver() -> None:
+    versioned = get_client("openai-node-chat-create==4.104.0")
+    assert isinstance(versioned, VersionedNodeClient)
+    assert versioned.name == "openai-node-chat-create==4.104.0"
+    # the runner knows the driver by its base name; the versioned runner is its own
+    assert versioned.driver == "openai-node-chat-create"
+    assert versioned.module == "openai_node"
+    assert versioned.runner is not CLIENTS["openai-node-chat-create"].runner  # type: ignore[attr-defined]
+    assert get_client("openai-node-chat-create==4.104.0") is versioned
+
+
+def test_a_javascript_version_older_than_its_driver_is_one_line() -> None:
+    client = CLIENTS["openai-node-chat-stream"]
+    assert client.oldest == "4.16.0"
+    check_supported(client, "4.16.0")
+    with pytest.raises(VersionError) as too_old:
+        check_supported(client, "4.15.4")
+    assert str(too_old.value) == (
+        "client 'openai-node-chat-stream' supports openai 4.16.0 and later, not 4.15.4"
+    )
+    # a JS driver that declares no oldest runs only at its pin (ai_sdk.mjs
+    # imports every provider, so no release of one can run on its own)
+    with pytest.raises(VersionError, match="runs only at its pinned version"):
+        check_supported(CLIENTS["ai-sdk-openai-compatible"], "1.0.0")
+
+
+def test_a_javascript_release_folder_pins_the_rest_from_package_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pins = npm_pins()
+    assert pins == json.loads((JS_ROOT / "package.json").read_text("utf-8"))["dependencies"]
+    compatible = CLIENTS["ai-sdk-openai-compatible"]
+    assert isinstance(compatible, NodeClient)
+    assert npm_requirements(compatible, "2.0.10") == {
+        "@ai-sdk/openai-compatible": "2.0.10",
+        "ai": pins["ai"],
+    }
+    monkeypatch.setenv(ENV_DIR_VARIABLE, str(tmp_path))
+    node = CLIENTS["openai-node-chat-create"]
+    assert isinstance(node, NodeClient)
+    folder = _npm_env_dir(node, "4.104.0")
+    assert folder.parent == tmp_path and folder.name.startswith("npm-openai-4.104.0-")
+    assert _npm_env_dir(compatible, "2.0.10").name.startswith(
+        "npm-ai-sdk+openai-compatible-2.0.10-"
+    )
+    # both drivers of one package share its folder; another version has its own
+    assert _npm_env_dir(CLIENTS["openai-node-chat-stream"], "4.104.0") == folder  # type: ignore[arg-type]
+    assert _npm_env_dir(node, "5.23.2") != folder
+
+
+def test_a_javascript_version_too_old_is_refused_before_npm_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ENV_DIR_VARIABLE, str(tmp_path))
+    monkeypatch.setenv("PATH", "/nonexistent")  # npm could not run, and is not asked to
+    with pytest.raises(VersionError, match=r"supports openai 4\.16\.0 and later, not 4\.0\.0"):
+        prepare_env(CLIENTS["openai-node-chat-create"], "4.0.0")
+    with pytest.raises(VersionError, match="npm is not on PATH"):
+        prepare_env(CLIENTS["openai-node-chat-create"], "4.104.0")
+    assert not list(tmp_path.iterdir())
+
+
+# -- the runner in a release's folder (needs node; a stand-in driver module) ----------------
+
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
+
+
+def _runner_home(tmp_path: Path, driver_source: str) -> Path:
+    """A copy of the shipped runner beside a stand-in ``openai_node.mjs``
+    (the runner loads only the module it is named)."""
+    shutil.copyfile(JS_ROOT / "run.mjs", tmp_path / "run.mjs")
+    (tmp_path / "drivers").mkdir()
+    (tmp_path / "drivers" / "openai_node.mjs").write_text(driver_source, encoding="utf-8")
+    return tmp_path
+
+
+@needs_node
+def test_a_driver_module_that_does_not_import_is_an_environment_error(tmp_path: Path) -> None:
+    home = _runner_home(tmp_path, 'import OpenAI from "openai";\nexport const DRIVERS = {};\n')
+    done = subprocess.run(
+        ["node", str(home / "run.mjs"), "openai_node"],
+        input="", capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+    (answer,) = [json.loads(line) for line in done.stdout.splitlines()]
+    assert set(answer) == {"environment"}
+    assert answer["environment"].startswith("openai_node.mjs: Error: Cannot find package 'openai'")
+    assert done.returncode == 1
+    runner = _Runner(lambda: (home, ("openai_node",)))
+    with pytest.raises(NodeEnvironmentError, match="Cannot find package 'openai'"):
+        runner.start()
+
+
+@needs_node
+def test_a_rejection_left_unhandled_is_the_cases_crash_and_the_runner_lives(
+    tmp_path: Path,
+) -> None:
+    """A library that rejects a promise nobody awaits would end a Node
+    application: that case answers a crash, the next case still runs."""
+    home = _runner_home(
+        tmp_path,
+        "export const DRIVERS = {\n"
+        '  leaky: async () => { Promise.reject(new TypeError("inner")); return { calls: [] }; },\n'
+        '  fine: async () => ({ calls: [{ id: "call_1", name: "weather", arguments: "{}" }] }),\n'
+        "};\n",
+    )
+    runner = _Runner(lambda: (home, ("openai_node",)))
+    try:
+        request: dict[str, Any] = {
+            "root": "",
+            "v1": "",
+            "tools": [],
+            "tool_choice": None,
+            "timeout_ms": 5000,
+        }
+        leaky = runner.ask({**request, "client": "leaky"}, 10)
+        assert leaky["crash"] == {"type": "UnhandledRejection", "message": "TypeError: inner"}
+        fine = runner.ask({**request, "client": "fine"}, 10)
+        assert fine["calls"] == [{"id": "call_1", "name": "weather", "arguments": "{}"}]
+        assert "crash" not in fine
+    finally:
+        runner.stop()
 
 
 def test_a_result_crosses_the_worker_line_unchanged() -> None:

@@ -37,11 +37,17 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from toolstream.adapters.base import NO_INPUT, AdapterCall, AdapterResult, library_raised
+from toolstream.adapters.base import (
+    NO_INPUT,
+    AdapterCall,
+    AdapterResult,
+    AdapterUnavailable,
+    library_raised,
+)
 from toolstream.clients.base import (
     Client,
     StallTimeout,
@@ -56,6 +62,7 @@ __all__ = [
     "JS_SOURCES",
     "NODE_CLIENTS",
     "NodeClient",
+    "NodeEnvironmentError",
     "install_home",
     "js_home",
     "node_missing",
@@ -80,6 +87,12 @@ STARTUP: Final = 30.0
 class NodeCrash(RuntimeError):
     """A JavaScript library raised something other than its refusal (the
     message starts with the JS error's constructor name)."""
+
+
+class NodeEnvironmentError(ImportError):
+    """The runner could not import a driver module in its folder (it said
+    ``{"environment": ...}`` instead of its ready line): the environment's
+    fault, never the library's behaviour."""
 
 
 def sources_digest() -> str:
@@ -159,8 +172,10 @@ def node_missing() -> str | None:
     return None
 
 
-def js_version(package: str) -> str | None:
-    home = js_home()
+def js_version(package: str, home: Path | None = None) -> str | None:
+    """The version of ``package`` installed in ``home`` (default: the
+    pinned clients' :func:`js_home`)."""
+    home = home or js_home()
     if home is None:
         return None
     try:
@@ -190,9 +205,13 @@ class _Runner:
     answer still missing :data:`GRACE` seconds later means the process is
     wedged (a library busy in a synchronous loop starves every case): it is
     killed, every case waiting on it fails, and the next case starts a new
-    one."""
+    one.
 
-    def __init__(self) -> None:
+    ``locate`` says where to run: the folder holding ``run.mjs`` and the
+    driver modules it loads (all of them when empty)."""
+
+    def __init__(self, locate: Callable[[], tuple[Path, tuple[str, ...]]]) -> None:
+        self.locate = locate
         self.process: subprocess.Popen[bytes] | None = None
         self.seq = 0
         self.lock = threading.Lock()
@@ -233,14 +252,20 @@ class _Runner:
                 self.answered.wait(left)
             return self.answers.pop(seq)
 
+    def start(self) -> None:
+        """Start the runner now unless it runs (raises what :meth:`_start` raises)."""
+        with self.lock:
+            if self.process is None or self.process.poll() is not None:
+                self._start()
+
     def _start(self) -> None:
-        """A new runner (the lock held); returns once it said it is ready."""
+        """A new runner (the lock held); returns once it said it is ready.
+        Raises :class:`NodeEnvironmentError` when it could not import a
+        driver module."""
         self.generation += 1
-        home = js_home()
-        if home is None:
-            raise NodeCrash(f"NodeSetup: {node_missing()}")
+        home, modules = self.locate()
         process = subprocess.Popen(
-            ["node", str(home / "run.mjs")],
+            ["node", str(home / "run.mjs"), *modules],
             cwd=home,
             env=_node_environment(),
             stdin=subprocess.PIPE,
@@ -249,9 +274,15 @@ class _Runner:
         )
         assert process.stdout is not None
         ready = _read_line(process.stdout.fileno(), b"", time.monotonic() + STARTUP)
-        if ready is None or not _parse(ready[0]).get("ready"):
+        hello = _parse(ready[0]) if ready is not None else {}
+        if ready is None or not hello.get("ready"):
             process.kill()
             process.wait()
+            process.stdout.close()
+            if process.stdin is not None:
+                process.stdin.close()
+            if isinstance(hello.get("environment"), str):
+                raise NodeEnvironmentError(f"in {home}: {hello['environment']}")
             raise NodeCrash("NodeProtocol: the node runner did not start with its ready line")
         self.process = process
         threading.Thread(
@@ -328,12 +359,25 @@ def _parse(line: bytes) -> dict[str, Any]:
     return answer if isinstance(answer, dict) else {}
 
 
-_RUNNER = _Runner()
+def _pinned_home() -> tuple[Path, tuple[str, ...]]:
+    """The pinned clients' runner: the first complete JS home, every driver module."""
+    home = js_home()
+    if home is None:
+        raise NodeCrash(f"NodeSetup: {node_missing()}")
+    return home, ()
+
+
+_RUNNER = _Runner(_pinned_home)
 atexit.register(_RUNNER.stop)
 
 
 class NodeClient(Client):
-    """One JavaScript driver (``js/drivers/*.mjs``)."""
+    """One JavaScript driver: ``driver``, the name the runner knows it by,
+    defined in ``js/drivers/<module>.mjs``.  ``oldest``: the oldest release
+    of ``packages[0]`` it adapts to (``--client NAME==VERSION``:
+    :class:`toolstream.clients.versions.VersionedNodeClient`, which installs
+    ``packages`` alone, so only a client whose module imports nothing else
+    declares one); ``None``: it runs only at its pinned version."""
 
     extra = None
     concurrent_runs = True  # cases side by side in the one runner, each by its seq
@@ -344,11 +388,18 @@ class NodeClient(Client):
         packages: tuple[str, ...],
         profiles: tuple[str, ...],
         framing: str = "sse",
+        *,
+        module: str,
+        oldest: str | None = None,
     ) -> None:
         self.name = name
+        self.driver = name
         self.packages = packages
         self.profiles = profiles
         self.framing = framing
+        self.module = module
+        self.oldest = oldest
+        self.runner = _RUNNER
 
     def available(self) -> str | None:
         missing = node_missing()
@@ -364,14 +415,18 @@ class NodeClient(Client):
 
     def drive(self, target: Target, fixture: Mapping[str, Any]) -> AdapterResult:
         request = {
-            "client": self.name,
+            "client": self.driver,
             "root": target.root,
             "v1": target.v1,
             "tools": fixture_tools(fixture),
             "tool_choice": fixture_tool_choice(fixture),
             "timeout_ms": int(target.timeout * 1000),
         }
-        answer = _RUNNER.ask(request, target.timeout + GRACE)
+        try:
+            answer = self.runner.ask(request, target.timeout + GRACE)
+        except NodeEnvironmentError as error:
+            # a driver module that does not import is the environment's fault
+            raise AdapterUnavailable(self.name, self.packages[0], extra=None, cause=error) from None
         if answer.get("stalled"):
             raise StallTimeout(f"the library was still reading after {target.timeout:g}s")
         crash = answer.get("crash")
@@ -400,16 +455,52 @@ class NodeClient(Client):
         )
 
 
+OPENAI_NODE_OLDEST: Final = "4.16.0"
+"""The first openai-node release whose ``ChatCompletionStream`` accumulates
+``tool_calls`` (4.15.x, which added it, accumulates ``function_call``
+only): the oldest the openai_node.mjs driver adapts to (its header)."""
+
 NODE_CLIENTS: tuple[NodeClient, ...] = (
-    NodeClient("ai-sdk-openai-chat", ("@ai-sdk/openai", "ai"), ("openai", "mistral")),
-    NodeClient("ai-sdk-openai-responses", ("@ai-sdk/openai", "ai"), ("openai-responses",)),
-    NodeClient("ai-sdk-anthropic", ("@ai-sdk/anthropic", "ai"), ("anthropic",)),
-    NodeClient("openai-node-chat-stream", ("openai",), ("openai", "mistral")),
-    NodeClient("openai-node-chat-create", ("openai",), ("openai", "mistral")),
-    NodeClient("anthropic-node-messages-stream", ("@anthropic-ai/sdk",), ("anthropic",)),
-    NodeClient("ai-sdk-mistral", ("@ai-sdk/mistral", "ai"), ("mistral",)),
     NodeClient(
-        "ai-sdk-amazon-bedrock", ("@ai-sdk/amazon-bedrock", "ai"), ("bedrock",), "eventstream"
+        "ai-sdk-openai-chat", ("@ai-sdk/openai", "ai"), ("openai", "mistral"), module="ai_sdk"
     ),
-    NodeClient("ai-sdk-google", ("@ai-sdk/google", "ai"), ("gemini",)),
+    NodeClient(
+        "ai-sdk-openai-responses", ("@ai-sdk/openai", "ai"), ("openai-responses",), module="ai_sdk"
+    ),
+    NodeClient("ai-sdk-anthropic", ("@ai-sdk/anthropic", "ai"), ("anthropic",), module="ai_sdk"),
+    NodeClient(
+        "openai-node-chat-stream",
+        ("openai",),
+        ("openai", "mistral"),
+        module="openai_node",
+        oldest=OPENAI_NODE_OLDEST,
+    ),
+    NodeClient(
+        "openai-node-chat-create",
+        ("openai",),
+        ("openai", "mistral"),
+        module="openai_node",
+        oldest=OPENAI_NODE_OLDEST,
+    ),
+    NodeClient(
+        "anthropic-node-messages-stream",
+        ("@anthropic-ai/sdk",),
+        ("anthropic",),
+        module="anthropic_sdk",
+    ),
+    NodeClient("ai-sdk-mistral", ("@ai-sdk/mistral", "ai"), ("mistral",), module="ai_sdk"),
+    NodeClient(
+        "ai-sdk-amazon-bedrock",
+        ("@ai-sdk/amazon-bedrock", "ai"),
+        ("bedrock",),
+        "eventstream",
+        module="ai_sdk",
+    ),
+    NodeClient("ai-sdk-google", ("@ai-sdk/google", "ai"), ("gemini",), module="ai_sdk"),
+    NodeClient(
+        "ai-sdk-openai-compatible",
+        ("@ai-sdk/openai-compatible", "ai"),
+        ("openai", "mistral"),
+        module="ai_sdk_openai_compatible",
+    ),
 )

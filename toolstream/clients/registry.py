@@ -72,7 +72,8 @@ CHEAP: tuple[str, ...] = (
 def get_client(name: str) -> Client:
     """The client ``name``; ``NAME==VERSION``: its driver on that release of
     its library, in an environment of its own (:mod:`toolstream.clients.versions`)."""
-    from toolstream.clients.versions import VersionedClient, split_version
+    from toolstream.clients.node import NodeClient
+    from toolstream.clients.versions import VersionedClient, VersionedNodeClient, split_version
 
     base, version = split_version(name)
     try:
@@ -81,10 +82,15 @@ def get_client(name: str) -> Client:
         raise KeyError(f"unknown client {base!r}; known: {', '.join(CLIENTS)}") from None
     if version is None:
         return client
-    if base not in PYTHON_CLIENTS:
-        raise KeyError(f"client {base!r} runs only at its pinned version (a JavaScript client)")
     with _VERSIONED_LOCK:
-        return _VERSIONED.setdefault(name, VersionedClient(client, version))
+        if name not in _VERSIONED:
+            # a JavaScript driver in its release's npm folder, a Python one in its venv
+            _VERSIONED[name] = (
+                VersionedNodeClient(client, version)
+                if isinstance(client, NodeClient)
+                else VersionedClient(client, version)
+            )
+        return _VERSIONED[name]
 
 
 _VERSIONED: dict[str, Client] = {}

@@ -1,4 +1,4 @@
-"""Any released version of a Python client library: ``--client NAME==VERSION``.
+"""Any released version of a client library: ``--client NAME==VERSION``.
 
 The library at that version is installed, with the distributions it
 drives beside it at the versions installed here where they still resolve,
@@ -13,6 +13,17 @@ refused in one line; an import error in the worker (a driver or a library
 part missing from that environment) is an environment error
 (:class:`~toolstream.adapters.base.AdapterUnavailable`: the case is not
 run), never the library's behaviour.
+
+A JavaScript client (:class:`VersionedNodeClient`) gets an npm folder under
+the same root instead: its package at that version and the rest of its
+``packages`` at the versions ``js/package.json`` pins, installed by ``npm
+install`` with the shipped lockfile beside a package.json naming just
+those (so npm takes every version the lockfile has that still fits), and a
+copy of the runner and its drivers in a subfolder (``runner-<digest of the
+sources>/``).  Node resolves an ES module's imports from the folder of the
+importing file and its parents, never from ``NODE_PATH``, and a symlinked
+file by its real path: so a copy, whose parent's ``node_modules`` holds that
+release.  It loads only the client's driver module (``run.mjs MODULE``).
 """
 
 from __future__ import annotations
@@ -37,11 +48,20 @@ from typing import Any, Final
 import toolstream
 from toolstream.adapters.base import NO_INPUT, AdapterCall, AdapterResult, AdapterUnavailable
 from toolstream.clients.base import Client, Target
+from toolstream.clients.node import (
+    JS_ROOT,
+    NodeClient,
+    NodeEnvironmentError,
+    _Runner,
+    js_version,
+    sources_digest,
+)
 
 __all__ = [
     "ENV_DIR_VARIABLE",
     "VersionError",
     "VersionedClient",
+    "VersionedNodeClient",
     "env_root",
     "expand_client_values",
     "prepare_env",
@@ -116,7 +136,29 @@ def _requirements(client: Client, version: str, *, pinned: bool) -> list[str]:
     for name in others:
         installed = _installed(name) if pinned else None
         out.append(f"{name}=={installed}" if installed else name)
-    return out
+    return out + companion_pins(library, version)
+
+
+COMPANION_PINS: Final[tuple[tuple[str, str, tuple[str, ...]], ...]] = (
+    # pydantic-ai 1.x imports opentelemetry._events, which opentelemetry-api
+    # removed in 1.44.0; its metadata asks only for >=1.28, so the resolver
+    # picks a release it cannot import (ModuleNotFoundError at import)
+    ("pydantic-ai-slim", "2.0.0", ("opentelemetry-api<1.44",)),
+)
+"""(library, first release that does not need them, the pins older releases
+need beside the library): what a release's own metadata leaves unbounded
+and a newer companion broke."""
+
+
+def companion_pins(library: str, version: str) -> list[str]:
+    """The extra requirements :data:`COMPANION_PINS` gives ``library`` at
+    ``version``."""
+    return [
+        pin
+        for name, before, pins in COMPANION_PINS
+        if name == library and version_key(version) < version_key(before)
+        for pin in pins
+    ]
 
 
 def _installed(name: str) -> str | None:
@@ -156,7 +198,10 @@ def prepare_env(
     client: Client, version: str, *, progress: Callable[[str], None] | None = None
 ) -> Path:
     """The environment of ``client``'s library at ``version``, built when it
-    is not cached yet.  Raises :class:`VersionError` (one line)."""
+    is not cached yet (an npm folder for a JavaScript client:
+    :func:`prepare_npm_env`).  Raises :class:`VersionError` (one line)."""
+    if isinstance(client, NodeClient):
+        return prepare_npm_env(client, version, progress=progress)
     check_supported(client, version)
     env = _env_dir(client, version)
     if (env / _DONE).is_file():
@@ -228,6 +273,165 @@ def check_supported(client: Client, version: str) -> None:
             f"client {client.name!r} supports {client.packages[0]} {oldest} and later,"
             f" not {version}"
         )
+
+
+# -- JavaScript: an npm folder per release ------------------------------------------------
+
+
+def npm_pins() -> dict[str, str]:
+    """The exact versions ``js/package.json`` pins (the lockfile's top level)."""
+    manifest = json.loads((JS_ROOT / "package.json").read_text(encoding="utf-8"))
+    pins = manifest.get("dependencies", {})
+    return {str(k): str(v) for k, v in pins.items()} if isinstance(pins, dict) else {}
+
+
+def npm_requirements(client: NodeClient, version: str) -> dict[str, str]:
+    """The package.json ``dependencies`` of ``client``'s folder at ``version``:
+    its library at that version, the rest of its packages at their pins."""
+    library, *others = client.packages
+    pins = npm_pins()
+    return {library: version, **{name: pins.get(name, "*") for name in others}}
+
+
+def _npm_env_dir(client: NodeClient, version: str) -> Path:
+    requirements = npm_requirements(client, version)
+    digest = hashlib.sha256(json.dumps(requirements, sort_keys=True).encode()).hexdigest()[:10]
+    folder = client.packages[0].lstrip("@").replace("/", "+")
+    return env_root() / f"npm-{folder}-{version}-{digest}"
+
+
+def prepare_npm_env(
+    client: NodeClient, version: str, *, progress: Callable[[str], None] | None = None
+) -> Path:
+    """The npm folder of ``client``'s package at ``version`` (see the module
+    docstring), built when it is not cached yet, with the runner's copy for
+    the current sources.  Raises :class:`VersionError` (one line)."""
+    check_supported(client, version)
+    env = _npm_env_dir(client, version)
+    library = client.packages[0]
+    if not (env / _DONE).is_file():
+        npm = shutil.which("npm")
+        if npm is None:
+            raise VersionError(
+                f"client {client.name!r}: npm is not on PATH (a JavaScript release is"
+                " installed with npm)"
+            )
+        say = progress or (lambda text: None)
+        env.parent.mkdir(parents=True, exist_ok=True)
+        building = Path(tempfile.mkdtemp(prefix=env.name + ".", dir=env.parent))
+        try:
+            say(f"installing {library}@{version} with npm in {env}")
+            requirements = npm_requirements(client, version)
+            manifest = {"name": "toolstream-js-release", "private": True, "type": "module"}
+            (building / "package.json").write_text(
+                json.dumps({**manifest, "dependencies": requirements}, indent=2) + "\n",
+                encoding="utf-8",
+            )
+            shutil.copyfile(JS_ROOT / "package-lock.json", building / "package-lock.json")
+            _run(
+                [npm, "install", "--prefix", str(building), "--no-audit", "--no-fund",
+                 "--ignore-scripts", "--loglevel=error"],
+                f"cannot install {library}@{version}",
+            )  # fmt: skip
+            installed = {name: js_version(name, building) for name in requirements}
+            if installed[library] != version:
+                raise VersionError(
+                    f"cannot install {library}@{version}: npm installed {installed[library]}"
+                )
+            (building / _DONE).write_text(
+                json.dumps({"requirements": requirements, "installed": installed}, sort_keys=True)
+                + "\n",
+                encoding="utf-8",
+            )
+            if env.exists():  # another run finished it first
+                shutil.rmtree(building, ignore_errors=True)
+            else:
+                building.rename(env)
+        except BaseException:
+            shutil.rmtree(building, ignore_errors=True)
+            raise
+    _runner_copy(env)
+    return env
+
+
+def _runner_copy(env: Path) -> Path:
+    """``env``'s copy of the runner and drivers for the current sources
+    (made once per sources digest; a folder appears whole or not at all)."""
+    runner = env / f"runner-{sources_digest()}"
+    if (runner / "run.mjs").is_file():
+        return runner
+    building = Path(tempfile.mkdtemp(prefix=runner.name + ".", dir=env))
+    try:
+        shutil.copyfile(JS_ROOT / "run.mjs", building / "run.mjs")
+        (building / "drivers").mkdir()
+        for driver in sorted((JS_ROOT / "drivers").glob("*.mjs")):
+            shutil.copyfile(driver, building / "drivers" / driver.name)
+        if runner.exists():
+            shutil.rmtree(building, ignore_errors=True)
+        else:
+            building.rename(runner)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+    return runner
+
+
+class VersionedNodeClient(NodeClient):
+    """``base``'s JavaScript driver on its package at ``pinned``: a runner
+    of its own, started in that release's npm folder, loading only the
+    driver's module."""
+
+    def __init__(self, base: NodeClient, pinned: str) -> None:
+        super().__init__(
+            f"{base.name}=={pinned}",
+            base.packages,
+            base.profiles,
+            base.framing,
+            module=base.module,
+            oldest=base.oldest,
+        )
+        self.base = base
+        self.pinned = pinned
+        self.driver = base.driver
+        self.runner = _Runner(self._locate)
+        self._lock = threading.Lock()
+        self._checked = False
+        self._problem: str | None = None
+        self._env: Path | None = None
+
+    def _locate(self) -> tuple[Path, tuple[str, ...]]:
+        env = prepare_npm_env(self.base, self.pinned)
+        self._env = env
+        return _runner_copy(env), (self.module,)
+
+    def available(self) -> str | None:
+        with self._lock:
+            if not self._checked:
+                self._checked = True
+                self._problem = self._check()
+            return self._problem
+
+    def _check(self) -> str | None:
+        if shutil.which("node") is None:
+            return f"client {self.name!r}: node is not on PATH (Node.js 20 or later)"
+        try:
+            self.runner.start()  # the driver module imported in that folder, or why not
+        except VersionError as error:
+            return str(error)
+        except NodeEnvironmentError as error:
+            return f"client {self.name!r}: environment error {error}"
+        atexit.register(self.runner.stop)
+        return None
+
+    def load(self) -> None:
+        problem = self.available()
+        if problem is not None:
+            raise ImportError(problem)
+
+    def version(self) -> str | None:
+        self.available()
+        found = js_version(self.packages[0], self._env) if self._env is not None else None
+        return found or self.pinned
 
 
 # -- the worker ------------------------------------------------------------------------

@@ -22,7 +22,8 @@
 //                         same URL again with its continuationToken (the case again,
 //                         still 127.0.0.1, still inside the case deadline)
 //
-// Tools are declared without `execute` (jsonSchema(schema) as inputSchema),
+// The stream is read by ai_sdk_stream.mjs (shared with
+// ai_sdk_openai_compatible.mjs).  Tools are declared without `execute` (jsonSchema(schema) as inputSchema),
 // so nothing runs: the calls the application would execute are the
 // "tool-call" parts of result.fullStream that are not marked `invalid`
 // (invalid ones, an unknown tool or input that does not parse, are reported
@@ -46,59 +47,9 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createMistral } from "@ai-sdk/mistral";
 import { createOpenAI } from "@ai-sdk/openai";
-import { AISDKError, jsonSchema, streamText, tool } from "ai";
 
-import { API_KEY, AWS_ACCESS_KEY_ID, AWS_SECRET, MODEL, PROMPT, reasonOf } from "./common.mjs";
-
-function tools(request) {
-  const out = {};
-  for (const [name, schema] of request.tools) out[name] = tool({ inputSchema: jsonSchema(schema) });
-  return out;
-}
-
-// The AI SDK's toolChoice from an OpenAI-style one.
-function toolChoice(choice) {
-  if (choice == null) return undefined;
-  if (choice === "auto" || choice === "none" || choice === "required") return choice;
-  if (choice === "any") return "required";
-  const name = choice?.function?.name ?? choice?.name;
-  if (typeof name === "string") return { type: "tool", toolName: name };
-  return undefined;
-}
-
-async function run(model, request, signal) {
-  const result = streamText({
-    model,
-    prompt: PROMPT,
-    tools: tools(request),
-    toolChoice: toolChoice(request.tool_choice),
-    maxRetries: 0,
-    abortSignal: signal,
-    onError: () => {},
-  });
-  const calls = [];
-  const invalid = [];
-  let finish = null;
-  let refused = null;
-  try {
-    for await (const part of result.fullStream) {
-      if (part.type === "tool-call") {
-        const call = { id: part.toolCallId ?? null, name: part.toolName ?? null, input: part.input };
-        if (part.invalid) invalid.push(JSON.stringify({ ...call, error: reasonOf(part.error) }));
-        else calls.push(call);
-      } else if (part.type === "error") {
-        refused ??= part.error;
-      } else if (part.type === "finish") {
-        finish = part.finishReason ?? null;
-      }
-    }
-  } catch (error) {
-    if (AISDKError.isInstance(error)) refused ??= error;
-    else throw error;
-  }
-  if (refused !== null) return { rejected: true, reason: reasonOf(refused) };
-  return { calls, invalid, finish_reason: finish };
-}
+import { run } from "./ai_sdk_stream.mjs";
+import { API_KEY, AWS_ACCESS_KEY_ID, AWS_SECRET, MODEL } from "./common.mjs";
 
 function openai(request) {
   return createOpenAI({ apiKey: API_KEY, baseURL: request.v1 });

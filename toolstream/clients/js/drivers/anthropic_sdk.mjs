@@ -39,7 +39,9 @@ export const DRIVERS = {
         .map((block) => ({ id: block.id ?? null, name: block.name ?? null, input: block.input }));
       return { calls, finish_reason: message.stop_reason ?? null };
     } catch (error) {
-      if (error instanceof Anthropic.AnthropicError) return { rejected: true, reason: reasonOf(error) };
+      if (error instanceof Anthropic.AnthropicError) {
+        return { rejected: true, reason: reasonOf(error), caught: error };
+      }
       throw error;
     }
   },
