@@ -176,6 +176,37 @@ def test_unmutated_scratch_turns_pass(profile: str) -> None:
     check()
 
 
+FIELD_SHAPES = [n for n, e in OPERATORS.items() if not e.pooled]
+"""The operators drawn only when named (the chat shapes of issue 27): the
+unconstrained draws above never compose them."""
+FIELD_SEEDS = [s for s in sorted(SEEDS) if set(FIELD_SHAPES) & set(generators.applicable(SEEDS[s]))]
+
+
+@pytest.mark.parametrize("seed", FIELD_SEEDS)
+def test_agreement_composed_with_field_shapes(seed: str) -> None:
+    """Their compositions: a preserving field shape's mutant (a passing turn,
+    parsed again as a seed) under an unconstrained draw or under a field
+    shape again; a featured field shape already comes after 0-3 others."""
+    preserving = [
+        n
+        for n in FIELD_SHAPES
+        if OPERATORS[n].preserving and n in generators.applicable(SEEDS[seed])
+    ]
+
+    def on_top(mutant: Mutant) -> st.SearchStrategy[Mutant]:
+        names = [n for n in FIELD_SHAPES if n in generators.applicable(mutant.fixture)]
+        return st.sampled_from([None, *names]).flatmap(
+            lambda name: mutants(mutant.fixture, None if name is None else [name])
+        )
+
+    @_settings(MIXED_EXAMPLES // 2)
+    @given(st.sampled_from(preserving).flatmap(lambda n: mutants(SEEDS[seed], [n])).flatmap(on_top))
+    def check(mutant: Mutant) -> None:
+        assert_agrees(mutant)
+
+    check()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("profile", PROFILES)
 def test_agreement_long(profile: str) -> None:

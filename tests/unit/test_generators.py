@@ -184,7 +184,7 @@ def test_mutant_records_round_trip_json(name: str) -> None:
 
 def test_registry_matches_the_enum_and_is_documented() -> None:
     assert list(OPERATORS) == [o.value for o in Operator]
-    assert len(OPERATORS) == 53
+    assert len(OPERATORS) == 58
     for name, entry in OPERATORS.items():
         assert entry.name == name
         assert set(entry.profiles) <= set(PROFILES) and entry.profiles
@@ -281,8 +281,21 @@ def test_registry_matches_the_enum_and_is_documented() -> None:
     }
     # Server dialects (docs/dialects.md) are Chat Completions members; a
     # Gemini whole call without args is the no-argument call.
-    chat_only = {"dialect_member"}
+    # The field shapes of issue 27 are chat shapes (one of them per index rule).
+    field_shapes = {
+        "same_index_entries",
+        "null_container",
+        "null_choices_finish",
+        "unindexed_call",
+        "unindexed_fragments",
+    }
+    chat_only = {"dialect_member"} | field_shapes
     assert OPERATORS["dialect_member"].profiles == ("openai", "mistral")
+    assert {n for n, e in OPERATORS.items() if not e.pooled} == field_shapes
+    assert OPERATORS["unindexed_call"].profiles == ("openai",)
+    assert OPERATORS["unindexed_fragments"].profiles == ("mistral",)
+    for name in ("same_index_entries", "null_container", "null_choices_finish"):
+        assert OPERATORS[name].profiles == ("openai", "mistral"), name
     for profile, excluded in (
         ("openai-responses", responses_only_not | gemini_only),
         ("bedrock", bedrock_not | gemini_only),
@@ -688,6 +701,104 @@ def test_gemini_schema_violation_keeps_a_streamed_call_streamed() -> None:
 
 
 # -- composition -------------------------------------------------------------------------
+
+
+# -- the field shapes of issue 27 (chat) --------------------------------------------------
+
+FIELD_SHAPES = [n for n, e in OPERATORS.items() if not e.pooled]
+CHAT_SEEDS = ("openai-parallel", "mistral-whole-call")
+
+
+def _entries(fixture: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """Each chunk's ``tool_calls`` entries (choice by choice)."""
+    out = []
+    for item in stream(fixture):
+        for choice in (item.get("choices") or []) if isinstance(item, dict) else []:
+            delta = choice.get("delta") if isinstance(choice, dict) else None
+            if isinstance(delta, dict) and isinstance(delta.get("tool_calls"), list):
+                out.append(delta["tool_calls"])
+    return out
+
+
+def test_field_shapes_are_drawn_only_when_named() -> None:
+    """Not pooled: an unnamed draw, and the operators drawn before a featured
+    one, never include them (so adding them redrew no earlier draw)."""
+    for seed in CHAT_SEEDS:
+        drawn = [*sample(SEEDS[seed], count=150, seed=5)]
+        drawn += sample(SEEDS[seed], count=60, seed=5, operators=["truncate", "refragment"])
+        assert drawn
+        assert not {n for m in drawn for n in m.operators} & set(FIELD_SHAPES)
+        for name in FIELD_SHAPES:
+            for mutant in sample(SEEDS[seed], count=20, seed=5, operators=[name]):
+                assert [n for n in mutant.operators if n in FIELD_SHAPES] == [name]
+
+
+@pytest.mark.parametrize("seed", CHAT_SEEDS)
+def test_same_index_entries_share_a_delta_also_in_the_first_chunk(seed: str) -> None:
+    found = sample(SEEDS[seed], count=40, seed=2, operators=["same_index_entries"])
+    assert len(found) >= 20
+    first_chunk = 0
+    for mutant in found:
+        shared = [
+            entries
+            for entries in _entries(mutant.fixture)
+            if len({e.get("index") for e in entries}) < len(entries)
+        ]
+        assert shared, mutant.operators
+        first_chunk += any(entries[0].get("id") for entries in shared)
+        # Every entry of a shared delta names its index (Mistral too: an
+        # entry without one would be another call).
+        assert all("index" in e for entries in shared for e in entries)
+    assert first_chunk  # the call's first chunk, the one with id and name
+
+
+@pytest.mark.parametrize("seed", CHAT_SEEDS)
+def test_null_container_draws_each_null(seed: str) -> None:
+    kinds: set[str] = set()
+    for mutant in sample(SEEDS[seed], count=60, seed=3, operators=["null_container"]):
+        for item in stream(mutant.fixture):
+            if "choices" in item and item["choices"] is None:
+                kinds.add("choices")
+            for choice in item.get("choices") or []:
+                if "delta" in choice and choice["delta"] is None:
+                    kinds.add("delta")
+                delta = choice.get("delta") or {}
+                if "tool_calls" in delta and delta["tool_calls"] is None:
+                    kinds.add("tool_calls")
+                for entry in delta.get("tool_calls") or []:
+                    if "function" in entry and entry["function"] is None:
+                        assert set(entry) <= {"index", "id", "function"}
+                        kinds.add("function")
+    assert kinds == {"choices", "delta", "tool_calls", "function"}
+
+
+def test_null_choices_finish_hides_the_end_reason() -> None:
+    for seed in CHAT_SEEDS:
+        for mutant in sample(SEEDS[seed], count=10, seed=4, operators=["null_choices_finish"]):
+            reasons = [
+                c.get("finish_reason")
+                for item in stream(mutant.fixture)
+                for c in item.get("choices") or []
+                if c.get("index", 0) == 0  # (noise may answer in another choice)
+            ]
+            assert not [r for r in reasons if r is not None]
+            assert any("choices" in i and i["choices"] is None for i in stream(mutant.fixture))
+            assert mutant.label == Label("blocked", ("missing_terminal",))
+
+
+def test_unindexed_shapes() -> None:
+    for mutant in sample(SEEDS["openai-parallel"], count=10, seed=4, operators=["unindexed_call"]):
+        entries = [e for chunk in _entries(mutant.fixture) for e in chunk]
+        assert any("index" not in e for e in entries)
+        assert mutant.label == Label("blocked", ("invalid_slot_index",))
+    found = sample(SEEDS["mistral-whole-call"], count=20, seed=4, operators=["unindexed_fragments"])
+    assert found
+    for mutant in found:
+        entries = [e for chunk in _entries(mutant.fixture) for e in chunk]
+        assert len(entries) >= 2 and not any("index" in e for e in entries)
+        assert entries[0]["id"] and entries[0]["function"]["arguments"] == ""
+        assert not any(e.get("id") for e in entries[1:])
+        assert mutant.label == Label("blocked", ("empty_arguments", "missing_id"))
 
 
 @pytest.mark.parametrize("name", sorted(SEEDS))

@@ -421,8 +421,10 @@ def _noise(draw: Draw, turn: Turn) -> None:
             if s.kind == "raw" and isinstance(s.raw, dict)
             for c in s.raw.get("choices") or []
             if isinstance(c, dict)
-        ):
-            finish = None  # one end reason per choice
+        ) or any(s.kind == "finish" and s.choice == 2 for s in turn.steps):
+            # One end reason per choice (a seed's own answer in choice 2,
+            # e.g. a mutant used as a seed, is parsed as its finish step).
+            finish = None
         raw = chunk(
             turn,
             choices=[{"index": 2, "delta": {"content": draw_text(draw)}, "finish_reason": finish}],

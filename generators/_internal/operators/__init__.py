@@ -32,6 +32,9 @@ follows from the same rows (the profile sets below).  The sections:
 :mod:`.dialects`    dialect_member (reviewed server dialects); the
                     unreviewed members and disagreeing copies foreign_item
                     inserts
+:mod:`.field`       the shapes the field reported (chat): same-index
+                    entries in one delta, null containers, calls without
+                    ``index``; drawn only when named (``pooled`` off)
 ==================  =====================================================
 """
 
@@ -69,6 +72,15 @@ from .cuts import (
     truncate_parseable,
 )
 from .dialects import dialect_member, unused_dialects
+from .field import (
+    last_calls,
+    null_choices_finish,
+    null_container,
+    same_index_entries,
+    text_fragments,
+    unindexed_call,
+    unindexed_fragments,
+)
 from .foreign import foreign_item
 from .frames import cut_frame, cut_targets
 from .identity import drop_id, drop_name, dup_pairs, duplicate_id, live_window, reuse_slot
@@ -169,6 +181,11 @@ RESTATES = _where(lambda w: w.restates)
 """Formats whose closing events restate the arguments (Responses)."""
 FORCEABLE = _where(lambda w: w.plain_stop is not None)
 """Formats whose plain stop means "execute" under a forcing ``tool_choice``."""
+CHAT_REQUIRED_INDEX = _where(lambda w: not w.blocky and not w.inferred_index)
+"""Chat formats whose ``tool_calls`` entries must carry ``index`` (OpenAI)."""
+CHAT_INFERRED_INDEX = _where(lambda w: not w.blocky and w.inferred_index)
+"""Chat formats where an entry without ``index`` is a whole call at the next
+free index (Mistral)."""
 
 
 class Operator(str, enum.Enum):
@@ -303,6 +320,21 @@ class Operator(str, enum.Enum):
     DIALECT_MEMBER = "dialect_member"
     """Chat: one reviewed server dialect's member in every chunk (reasoning
     text, vendor bookkeeping, a copy of what the chunk says)."""
+    # -- the shapes the field reported (drawn only when named) ------------
+    SAME_INDEX_ENTRIES = "same_index_entries"
+    """Chat: one fragment sent as several entries with the same ``index`` in
+    one delta (also the call's first chunk)."""
+    NULL_CONTAINER = "null_container"
+    """Chat: ``choices``, ``delta``, ``tool_calls`` or ``function`` sent as
+    ``null`` where it carries nothing."""
+    NULL_CHOICES_FINISH = "null_choices_finish"
+    """Chat: the chunk of the end reason sent with ``choices: null`` ->
+    ``missing_terminal``."""
+    UNINDEXED_CALL = "unindexed_call"
+    """OpenAI: every entry of a call without ``index`` -> ``invalid_slot_index``."""
+    UNINDEXED_FRAGMENTS = "unindexed_fragments"
+    """Mistral: a call streamed in fragments without ``index``: each entry a
+    whole call -> ``empty_arguments`` and ``missing_id``."""
 
 
 @dataclass(frozen=True)
@@ -328,6 +360,13 @@ class OperatorInfo:
     (each touches its own slots or only adds an independent turn-level code)."""
     turn_level: bool = False
     """Combined at most once per mutant."""
+    pooled: bool = True
+    """Drawn without being named: by an unnamed draw (``mutants(seed)``) and
+    as one of the 0-3 preserving operators before a featured one.  Off for
+    the operators added after generator 1.6.0 (the field shapes): they
+    apply only when named, so adding them changed no earlier draw (same
+    seed, operators and Hypothesis seed, same mutants: the shipped corpus
+    keeps its cases)."""
 
     @property
     def doc(self) -> str:
@@ -361,6 +400,7 @@ def _entry(
     also: tuple[str, ...] = (),
     combinable: bool = True,
     turn_level: bool = False,
+    pooled: bool = True,
 ) -> OperatorInfo:
     if turn_level:
         applies = _and(applies, _not_used(op.value))
@@ -374,6 +414,7 @@ def _entry(
         applies=applies,
         combinable=combinable,
         turn_level=turn_level,
+        pooled=pooled,
     )
 
 
@@ -621,13 +662,51 @@ REGISTRY: dict[str, OperatorInfo] = {
             also=("missing_terminal",),
         ),
         _entry(_O.DIALECT_MEMBER, DIALECTS, dialect_member, lambda t, f: bool(unused_dialects(t))),
+        _entry(
+            _O.SAME_INDEX_ENTRIES,
+            CHAT,
+            same_index_entries,
+            lambda t, f: bool(text_fragments(t)),
+            pooled=False,
+        ),
+        _entry(_O.NULL_CONTAINER, CHAT, null_container, has_calls, pooled=False),
+        _entry(
+            _O.NULL_CHOICES_FINISH,
+            CHAT,
+            null_choices_finish,
+            has_finish,
+            code="missing_terminal",
+            combinable=False,
+            pooled=False,
+        ),
+        _entry(
+            _O.UNINDEXED_CALL,
+            CHAT_REQUIRED_INDEX,
+            unindexed_call,
+            has_calls,
+            code="invalid_slot_index",
+            combinable=False,
+            pooled=False,
+        ),
+        _entry(
+            _O.UNINDEXED_FRAGMENTS,
+            CHAT_INFERRED_INDEX,
+            unindexed_fragments,
+            lambda t, f: bool(last_calls(t, f)),
+            code="missing_id",
+            also=("empty_arguments",),
+            combinable=False,
+            pooled=False,
+        ),
     ]
 }
 
 assert [e for e in REGISTRY] == [o.value for o in Operator]
 
-PRESERVING = [e for e in REGISTRY.values() if e.preserving]
-BREAKING = [e for e in REGISTRY.values() if not e.preserving]
+PRESERVING = [e for e in REGISTRY.values() if e.preserving and e.pooled]
+"""The preserving operators drawn without being named (``pooled``)."""
+BREAKING = [e for e in REGISTRY.values() if not e.preserving and e.pooled]
+"""The breaking operators drawn without being named (``pooled``)."""
 
 __all__ = [
     "BREAKING",
