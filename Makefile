@@ -21,11 +21,17 @@ test: $(STAMP) js-if-node release-check
 	$(MAKE) --no-print-directory version-env
 	$(BIN)/python -m pytest -q -n 2
 
-# The one older client release the tests drive (tests/clients/test_client_version_env.py):
-# built into the user cache here, where reaching the package index is an install step,
-# so that no test does; reused once built.
+# The older client releases the tests drive (tests/clients/test_client_version_env.py):
+# openai-python 2.8.0, and openai-node 4.104.0 when npm is here, built into the user cache
+# here, where reaching the package indexes is an install step, so that no test does;
+# reused once built.
 version-env: $(STAMP)
 	$(BIN)/python -c 'from toolstream.clients.registry import CLIENTS; from toolstream.clients.versions import prepare_env; print(prepare_env(CLIENTS["openai-chat-create"], "2.8.0", progress=print))'
+	@if command -v npm >/dev/null 2>&1; then \
+		$(BIN)/python -c 'from toolstream.clients.registry import CLIENTS; from toolstream.clients.versions import prepare_env; print(prepare_env(CLIENTS["openai-node-chat-stream"], "4.104.0", progress=print))'; \
+	else \
+		echo "npm not found: the openai-node 4.104.0 folder is not built (its test skips)"; \
+	fi
 
 # The release check: the standard-library suite at the top of tests/ under the bare
 # interpreter (-S: no site-packages, so nothing installed), the command the design names.

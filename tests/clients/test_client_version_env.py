@@ -1,9 +1,11 @@
 """``--client NAME==VERSION`` for real: openai-python 2.8.0 (the last line
-before the SDK moved to httpx2) in an environment of its own, in the user
-cache.  The test never builds it (that reaches the package index, and tests
+before the SDK moved to httpx2) in an environment of its own, and
+openai-node 4.104.0 (the last 4.x) in an npm folder of its own, in the user
+cache.  The tests never build them (that reaches the package index, and tests
 reach only 127.0.0.1): ``make test`` does, before pytest (``make
-version-env``).  Without it the test skips, saying why, and fails under CI,
-where ``make test`` must have built it."""
+version-env``).  Without them the tests skip, saying why, and fail under CI,
+where ``make test`` must have built them (the JavaScript one skips without
+node, as every JavaScript client test does)."""
 
 from __future__ import annotations
 
@@ -75,3 +77,78 @@ def test_an_import_error_in_the_environment_is_no_library_behaviour(env: Path) -
     (answer,) = [json.loads(line) for line in done.stdout.splitlines()]
     assert set(answer) == {"environment"} and "anthropic" in answer["environment"]
     assert done.returncode == 1
+
+
+# -- a JavaScript release: openai-node 4.104.0 (the last 4.x), built by make version-env -----
+
+JS_VERSION = "4.104.0"
+SEED = Path(__file__).resolve().parents[2] / "corpus" / "seeds" / "openai-parallel.json"
+
+
+@pytest.fixture(scope="module")
+def npm_env() -> Path:
+    import shutil
+
+    from toolstream.clients.node import NodeClient
+    from toolstream.clients.versions import _npm_env_dir, prepare_npm_env
+
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node or npm is not on PATH (the JavaScript clients need Node.js 20)")
+    client = CLIENTS["openai-node-chat-stream"]
+    assert isinstance(client, NodeClient)
+    built = _npm_env_dir(client, JS_VERSION)
+    if not (built / _DONE).is_file():
+        missing = f"no openai@{JS_VERSION} npm folder in {built}: `make version-env` builds it"
+        if os.environ.get("CI"):
+            pytest.fail(missing)
+        pytest.skip(missing)
+    try:
+        return prepare_npm_env(client, JS_VERSION)  # cached: no npm install
+    except VersionError as error:
+        pytest.fail(str(error))
+
+
+def test_the_js_driver_runs_on_an_older_release_from_its_folder(
+    npm_env: Path, tmp_path: Path
+) -> None:
+    """openai-node 4.x has its streaming helper at beta.chat.completions:
+    the same driver adapts, and the runner's copy resolves "openai" to the
+    release in that folder, not to the pinned one."""
+    from toolstream.clients.versions import _runner_copy
+
+    runner = _runner_copy(npm_env)
+    resolved = subprocess.run(
+        ["node", "--input-type=module", "-e",
+         'import { VERSION } from "openai/version"; console.log(VERSION);'],
+        cwd=runner, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert resolved.stdout.strip() == JS_VERSION, resolved.stderr
+    truncated = write_case(tmp_path, "truncated", _truncated_arguments())
+    names = [f"openai-node-chat-stream=={JS_VERSION}", f"openai-node-chat-create=={JS_VERSION}"]
+    done = CliRunner().invoke(
+        cli,
+        ["diff", str(SEED), str(truncated), *(a for n in names for a in ("--client", n)),
+         "--client", "openai-node-chat-stream", "--format", "json", "--fail-on", "never"],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)
+    versions = {a["name"]: a["version"] for a in data["adapters"]}
+    assert [versions[n] for n in names] == [JS_VERSION, JS_VERSION]
+    assert versions["openai-node-chat-stream"] != JS_VERSION
+    seed_row, truncated_row = data["cases"]
+    for name in names:
+        agreed = seed_row["results"][name]
+        assert agreed["classification"] == "agree", agreed
+        assert [c["id"] for c in agreed["calls"]] == ["call_w1", "call_t1"]
+        # arguments that never close are handed over as they came
+        cut = truncated_row["results"][name]
+        assert (cut["classification"], cut["handover"]) == ("unsafe_accept", "truncated_arguments")
+        assert [c["arguments"] for c in cut["calls"]] == ['{"city":']
+
+
+def _truncated_arguments() -> dict[str, object]:
+    from tests.support.builders import chunk, tc
+    from tests.support.diff_fixtures import oai
+
+    role = {"choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]}
+    return oai(role, chunk(tc(0, "call_1", "weather", '{"city":')), chunk(finish="tool_calls"))
