@@ -28,6 +28,7 @@ __all__ = [
     "Report",
     "Status",
     "ToolCallsBlocked",
+    "WireTap",
     "__version__",
     "guard",
     "validate",
@@ -43,4 +44,9 @@ def __getattr__(name: str) -> Any:
         from toolstream.adapters.base import Rejected
 
         return Rejected
+    # the wire tap reads bodies with the capture decoders (the import side)
+    if name == "WireTap":
+        from toolstream.importer.wire_tap import WireTap
+
+        return WireTap
     raise AttributeError(f"module 'toolstream' has no attribute {name!r}")
