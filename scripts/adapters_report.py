@@ -24,7 +24,10 @@ Python and JavaScript, driven over HTTP through ``toolstream serve``) twice:
 * ``matrix``: every transport variant of ``toolstream.clients.TRANSPORTS``
   over a sample (the first ``--sample`` cases, in path order, of each
   operator and profile; ``--sample 0``: the whole corpus, about 260,000
-  client runs), into ``<!-- clients-matrix:begin -->`` / ``...:end -->``.
+  client runs), into ``<!-- clients-matrix:begin -->`` / ``...:end -->``;
+  this run is also written as one HTML page (``adapters_report_html``:
+  ``docs/adapters-report.html``, or ``out/`` when it is 5 MB or more), named
+  between ``<!-- adapters-html:begin -->`` / ``...:end -->``.
 
 Each block has one table per client (transport x classification), and per
 transport every way the client disagrees with the reference (by reference
@@ -56,6 +59,7 @@ for where in (ROOT, Path(__file__).resolve().parent):  # toolstream; the sibling
 
 
 from adapters_report_claims import ADAPTERS, PINNED, SECTIONS  # noqa: E402
+from adapters_report_html import write_page  # noqa: E402
 from adapters_report_render import (  # noqa: E402
     CLIENTS_BEGIN,
     CLIENTS_END,
@@ -109,10 +113,18 @@ class _Progress:
 
 
 def run_clients(
-    corpus: Path, clients: list[str], transports: list[str], jobs: int, per: int | None = None
+    corpus: Path,
+    clients: list[str],
+    transports: list[str],
+    jobs: int,
+    per: int | None = None,
+    *,
+    details: bool = False,
 ) -> tuple[DiffResult, dict[str, str]]:
     """Every available client x transport over ``corpus`` (or its sample),
-    one session; the clients whose library is missing, with the reason."""
+    one session; the clients whose library is missing, with the reason.
+    ``details``: the result also holds each disagreeing case's stream (what
+    the HTML page shows)."""
     from toolstream.clients import CLIENTS
     from toolstream.clients.harness import DEFAULT_TIMEOUT
 
@@ -122,7 +134,15 @@ def run_clients(
     session = DiffSession.open(corpus.as_posix(), specs, jobs=jobs, timeout=DEFAULT_TIMEOUT)
     if per is not None:
         session.cases = sample(session.cases, per)
-    return session.run(_Progress()), missing
+    result = session.run(_Progress())
+    if details:
+        from toolstream.diff.stream import case_details
+
+        disagreeing = {
+            c.path for c in result.cases if any(o.disagrees for o in c.outcomes.values())
+        }
+        result.details = case_details(session.cases, disagreeing)
+    return result, missing
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -182,7 +202,8 @@ def main(argv: list[str] | None = None) -> int:
             runs.append((transports, args.sample or None, (MATRIX_BEGIN, MATRIX_END)))
         for these, per, markers in runs:
             started = time.monotonic()
-            result, missing = run_clients(corpus, clients, these, args.jobs, per)
+            html = markers == (MATRIX_BEGIN, MATRIX_END)
+            result, missing = run_clients(corpus, clients, these, args.jobs, per, details=html)
             for name, why in missing.items():
                 print(f"adapters-report: {name} not measured: {why}", file=sys.stderr)
             print(
@@ -192,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             block = render_clients(result, corpus, clients, these, missing, per, markers)
             updated = splice(updated, block, *markers)
+            if html:  # the matrix run is also the HTML page (docs/ or out/, by its size)
+                updated = write_page(result, ROOT, updated, check=args.check)
     if args.check:
         if updated != document:
             print(

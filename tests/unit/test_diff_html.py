@@ -146,12 +146,17 @@ def test_a_cap_lists_the_first_cases_of_each_group(run: tuple[Path, str, bytes])
     group_count = re.compile(r'<tr class="group"[^>]*>.*?<td class="num">(\d+)</td>', re.S)
     groups = group_count.findall(full)
     assert sum(map(int, groups)) == full.count('<tr class="case"')
-    assert capped.count('<tr class="case"') == len(groups) < full.count('<tr class="case"')
-    assert "The first 1 case(s) of each group above" in capped
+    # no case rows: each group links its first case, and the page says so
+    assert '<tr class="case"' not in capped and any(int(n) > 1 for n in groups)
+    examples = re.findall(r'<a class="example" href="#(case-\d+)"', capped)
+    assert len(examples) == len(groups) < full.count('<tr class="case"')
+    assert "each group lists its first 1 case(s)" in capped
     # the counts shown stay the JSON's
     assert group_count.findall(capped) == groups
-    listed = set(re.findall(r'<tr class="case"[^>]*>\s*<td><a href="#(case-\d+)"', capped))
-    assert set(re.findall(r'<section class="case-page" id="(case-\d+)"', capped)) == listed
+    assert set(re.findall(r'<section class="case-page" id="(case-\d+)"', capped)) == set(examples)
+    assert len(re.findall(r'<a class="example"', render_html(data, cases_per_group=2))) > len(
+        examples
+    )
 
 
 def test_links_are_relative_to_the_html_file(run: tuple[Path, str, bytes], tmp_path: Path) -> None:
@@ -285,3 +290,14 @@ def test_case_details_json_follows_the_shipped_diff_schema(run: tuple[Path, str,
     assert schema_rules.first_violation(shipped, data) is None
     data["cases"][0]["stream"] = [{"pos": 0, "slot": "not a member"}]
     assert schema_rules.first_violation(shipped, data) is not None
+
+
+def test_a_column_without_a_disagreement_is_shown_empty(run: tuple[Path, str, bytes]) -> None:
+    data = json.loads(run[1])
+    quiet = data["adapters"][0]["name"]
+    data["by_code"][quiet] = {}
+    for case in data["cases"]:
+        case["results"][quiet] = {"classification": "agree", "detail": "agrees"}
+    page = render_html(data)
+    assert f'data-adapter="{quiet}" data-code=' in page
+    assert not re.search(rf'data-adapter="{re.escape(quiet)}" data-code="[^"]*"[^>]*>\d', page)

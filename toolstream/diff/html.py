@@ -29,6 +29,7 @@ Public API::
 
 from __future__ import annotations
 
+import html
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 import jinja2
+import markupsafe
 
 from toolstream.adapters.spec import parse_spec
 from toolstream.caseio import atomic_write
@@ -350,6 +352,13 @@ def _environment() -> jinja2.Environment:
     )
 
 
+def _text(value: Any) -> markupsafe.Markup:
+    """``value`` escaped for element content (``&``, ``<``, ``>``): quotes need
+    no escape there, and JSON is mostly quotes (a case page's size halves).
+    Never for an attribute value."""
+    return markupsafe.Markup(html.escape(str(value), quote=False))
+
+
 def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False, separators=(",", ":"))
 
@@ -372,6 +381,7 @@ def render_html(
     environment = _environment()
     environment.filters["compact"] = _compact
     environment.filters["slot"] = slot_label
+    environment.filters["text"] = _text
     template = environment.get_template("report.html.j2")
     where = None if location is None else os.fspath(location)
     try:
@@ -413,6 +423,8 @@ def _render(
         pages=_pages(data, listed, columns, location),
         has_streams=any("stream" in case for case in data["cases"]),
         code_columns=_code_columns(data),
+        # the heatmap's darkest cell; a column without disagreements has no count
+        peak=max([1, *(n for counts in data["by_code"].values() for n in counts.values())]),
         layers=[layer.value for layer in Layer],
         layer_note=LAYER_NOTE,
         classifications=list(CLASSIFICATIONS),

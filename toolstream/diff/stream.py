@@ -37,7 +37,7 @@ from toolstream.profiles import PROFILES
 
 __all__ = ["ITEM_CHARS", "MAX_ITEMS", "TEXT_CHARS", "case_details", "stream_rows"]
 
-ITEM_CHARS: Final = 400
+ITEM_CHARS: Final = 160
 """Characters kept of an item's compact JSON (the rest is cut, ``...`` marks it)."""
 TEXT_CHARS: Final = 200
 """Characters kept of an event's argument text, id or name."""
