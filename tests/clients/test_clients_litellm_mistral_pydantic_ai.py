@@ -47,6 +47,7 @@ def texts(outcome: Any) -> list[tuple[Any, Any, Any]]:
 def test_registered_and_cheap() -> None:
     for name in (
         "litellm-openai",
+        "litellm-openai-chunks",
         "litellm-anthropic",
         "litellm-bedrock",
         "mistralai-chat-stream",
@@ -80,6 +81,42 @@ def test_litellm_openai_unsafe_accept_out_of_range_index() -> None:
     outcome = run("litellm-openai", case("corpus/cases/bad_index/0451ccdec9246e73.json"))
     assert outcome.classification == "unsafe_accept"
     assert [c.name for c in outcome.handed] == ["search_catalog"]
+
+
+def field_fixture(name: str) -> dict[str, Any]:
+    """One of the field benchmark's own fixtures (bench/field_bugs/fixtures/)."""
+    return case(f"bench/field_bugs/fixtures/{name}.json")
+
+
+def test_litellm_openai_chunks_accumulates_what_litellm_streams() -> None:
+    """The chunks LiteLLM yields, accumulated by index as an application
+    does: the same calls as the rebuilt response where LiteLLM's chunks are
+    whole, other calls where the application reads what the rebuilt
+    response repairs or rewrites."""
+    outcome = run("litellm-openai-chunks", PARALLEL)
+    assert outcome.classification == "agree", outcome.detail
+    assert texts(outcome) == [
+        ("call_1", "weather", '{"city":"Paris"}'),
+        ("call_2", "weather", '{"city":"Rome"}'),
+    ]
+    assert outcome.finish_reason == "tool_calls"
+    cut = run("litellm-openai-chunks", TRUNCATED)
+    assert cut.classification == "agree" and cut.rejected
+    assert "MidStreamFallbackError" in cut.detail
+    # the name arrives after the arguments: stream_chunk_builder's response
+    # has it, the delta that opened the call did not
+    late = field_fixture("name_after_arguments")
+    assert run("litellm-openai", late).classification == "agree"
+    unnamed = run("litellm-openai-chunks", late)
+    assert unnamed.classification == "wrong_calls" and unnamed.signature == "wrong_calls:name"
+    assert texts(unnamed) == [("call_1", None, '{"city":"Paris"}')]
+    # a second id at a used index: both merge the arguments, the chunks keep
+    # the first id where the rebuilt response names the second
+    reused = field_fixture("reused_index_new_id")
+    merged = run("litellm-openai-chunks", reused)
+    assert merged.signature == "unsafe_accept:merged"
+    assert texts(merged) == [("call_1", "weather", '{"city":"Paris"}{"city":"Rome"}')]
+    assert [c.id for c in run("litellm-openai", reused).handed] == ["call_2"]
 
 
 def test_litellm_anthropic_reused_index_and_block_order() -> None:

@@ -184,7 +184,7 @@ class _LiteLLMClient(Client):
                 for chunk in stream:
                     deadline.check()
                     chunks.append(chunk)
-                response = litellm.stream_chunk_builder(chunks, messages=MESSAGES)
+                result = self.handed_over(litellm, chunks)
         except litellm_refusals() as error:
             cause = error.__cause__ or error.__context__
             wrapped = ""
@@ -206,7 +206,13 @@ class _LiteLLMClient(Client):
             # ran inside httpcore's pool lock, its close waited on that lock
             # for good (two workers hung so).  Collected here, no lock is held.
             gc.collect()
-        return built_result(response)
+        return result
+
+    def handed_over(self, litellm: Any, chunks: list[Any]) -> AdapterResult:
+        """What the application receives from the chunks the stream yielded:
+        here ``stream_chunk_builder``'s rebuilt response (run inside the
+        library's error boundary: it is LiteLLM's code)."""
+        return built_result(litellm.stream_chunk_builder(chunks, messages=MESSAGES))
 
 
 TRACEBACK: Final = "Traceback (most recent call last)"

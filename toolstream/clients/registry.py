@@ -19,6 +19,7 @@ from toolstream.clients.langchain import (
     LangChainMistralAI,
     LangChainOpenAI,
 )
+from toolstream.clients.litellm_chunks import LiteLLMOpenAIChunks
 from toolstream.clients.litellm_completion import LiteLLMAnthropic, LiteLLMBedrock, LiteLLMOpenAI
 from toolstream.clients.mistralai_chat import MistralChatStream
 from toolstream.clients.node import NODE_CLIENTS
@@ -43,6 +44,7 @@ PYTHON_CLIENTS: dict[str, type[Client]] = {
         LangChainGoogleGenAI,
         CohereChatStream,
         LiteLLMOpenAI,
+        LiteLLMOpenAIChunks,
         LiteLLMAnthropic,
         LiteLLMBedrock,
         MistralChatStream,
