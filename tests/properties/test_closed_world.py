@@ -49,6 +49,7 @@ from tests.support.builders import (
     weather_call,
 )
 from tests.support.builders_gemini_cohere_invoke import (
+    bedrock_invoke,
     co_call,
     co_turn,
     cohere,
@@ -56,12 +57,19 @@ from tests.support.builders_gemini_cohere_invoke import (
     gem_chunk,
     gem_finish,
     gemini,
+    gi_call,
+    gi_turn,
+    interactions,
     streamed_city,
 )
+from tests.support.builders_gemini_cohere_invoke import (
+    wrap as invoke_frame,
+)
 from toolstream import validate
+from toolstream.profiles import anthropic_members, gemini_interactions_members, openai_chat
 from toolstream.profiles import gemini as gemini_profile
-from toolstream.profiles import openai_chat
-from toolstream.profiles.dialects import REGISTRY
+from toolstream.profiles import openai_responses_members as responses_members
+from toolstream.profiles.dialects import BY_MEMBER, DOCS, REGISTRY
 
 # -- each wire's vocabulary (errors aside) ------------------------------------
 
@@ -361,8 +369,42 @@ def test_a_member_outside_every_dialect_blocks_a_cohere_call(data: st.DataObject
     assert any(name[:40] in f.message for f in report.findings), report.to_json()
 
 
+def _put(stream: list[Any], at: int, path: tuple[str, ...], name: str, value: Any) -> None:
+    """Set ``name`` on the object at ``path`` inside ``stream[at]``, making
+    the objects of the path that the valid stream leaves out (a usage)."""
+    target = stream[at]
+    for key in path:
+        target = target.setdefault(key, {})
+    target[name] = value
+
+
+def _blocks_naming(report: Any, profile: str, level: str, name: str) -> None:
+    assert report.status == "blocked", report.to_json()
+    assert "unsupported_event" in report.codes, report.to_json()
+    # The unknown-member finding: it names the member's path and the page
+    # that says how to review it.
+    named = [f.message for f in report.findings if f".{name[:40]} is not one" in f.message]
+    assert named and all(DOCS in message for message in named), report.to_json()
+    assert report.dialects == (), report.to_json()
+
+
+def _unknown_at(profile: str, level: str, known: Any) -> st.SearchStrategy[str]:
+    # Outside the level's members and outside every reviewed dialect there.
+    return _UNKNOWN_NAME.filter(lambda n: n not in known and (profile, level, n) not in BY_MEMBER)
+
+
+_MESSAGE = anthropic_members.MESSAGE_LEVELS
 _ANTHROPIC_LEVELS = {
     # (event position in anthropic_turn(tool_block())), path inside the event, known members)
+    **{
+        level: (
+            -1 if level.startswith("message_stop") else -2 if level.startswith("message_d") else 0,
+            tuple(level.split(".")[1:]),
+            own,
+        )
+        for level, own in _MESSAGE.items()
+        if level != "ping"
+    },
     "content_block_start": (1, (), {"type", "index", "content_block"}),
     "tool_use block": (
         1,
@@ -375,22 +417,44 @@ _ANTHROPIC_LEVELS = {
 }
 
 
-@settings(max_examples=150, deadline=None, database=None)
+@settings(max_examples=300, deadline=None, database=None)
 @given(data=st.data())
-def test_a_member_outside_every_dialect_blocks_an_anthropic_call(data: st.DataObject) -> None:
-    # Every object that carries the call, and the block events around it.
-    level = data.draw(st.sampled_from(sorted(_ANTHROPIC_LEVELS)), label="level")
-    at, path, known = _ANTHROPIC_LEVELS[level]
-    name = data.draw(_UNKNOWN_NAME.filter(lambda n: n not in known), label="name")
-    stream = anthropic_turn(tool_block())
-    target = stream[at]
-    for key in path:
-        target = target[key]
-    target[name] = data.draw(_ANY_VALUE, label="value")
-    report = validate(anthropic(stream))
-    assert report.status == "blocked", report.to_json()
-    assert "unsupported_event" in report.codes, report.to_json()
-    assert any(name[:40] in f.message for f in report.findings), report.to_json()
+def test_a_member_outside_every_dialect_blocks_an_anthropic_turn(data: st.DataObject) -> None:
+    # Every object that carries the call, the block events around it, and
+    # every message-level object (message_start, its message and usage,
+    # message_delta, its delta and usage, message_stop, ping), in a tool
+    # turn and in a text turn, read directly or inside Bedrock InvokeModel
+    # frames (whose chunk payload is a level too).
+    level = data.draw(
+        st.sampled_from(sorted([*_ANTHROPIC_LEVELS, "ping", "invoke chunk"])), label="level"
+    )
+    framed = level == "invoke chunk" or data.draw(st.booleans(), label="bedrock-invoke")
+    text = level in _MESSAGE and data.draw(st.booleans(), label="text turn")
+    if text:
+        stream = anthropic_turn(
+            [text_start(0), text_delta(0, "Hi"), {"type": "content_block_stop", "index": 0}],
+            reason="end_turn",
+        )
+    else:
+        stream = anthropic_turn(tool_block())
+    value = data.draw(_ANY_VALUE, label="value")
+    if level == "invoke chunk":
+        name = data.draw(_unknown_at("bedrock-invoke", "chunk", {"bytes"}), label="name")
+        frames = [invoke_frame(event) for event in stream]
+        at = data.draw(st.integers(0, len(frames) - 1), label="frame")
+        frames[at]["chunk"][name] = value
+        _blocks_naming(validate(bedrock_invoke(frames)), "bedrock-invoke", level, name)
+        return
+    if level == "ping":
+        name = data.draw(_unknown_at("anthropic", "ping", _MESSAGE["ping"]), label="name")
+        where = data.draw(st.integers(1, len(stream) - 1), label="where")
+        stream.insert(where, {"type": "ping", name: value})
+    else:
+        at, path, known = _ANTHROPIC_LEVELS[level]
+        name = data.draw(_unknown_at("anthropic", level, known), label="name")
+        _put(stream, at, path, name, value)
+    fixture = bedrock_invoke([invoke_frame(e) for e in stream]) if framed else anthropic(stream)
+    _blocks_naming(validate(fixture), "anthropic", level, name)
 
 
 _CALL_ITEM = {"type", "id", "call_id", "name", "arguments", "status"}
@@ -410,19 +474,112 @@ _RESPONSES_LEVELS = {
 }
 
 
-@settings(max_examples=150, deadline=None, database=None)
+_RESPONSE = responses_members.RESPONSE_LEVELS
+_LIFECYCLE = sorted(responses_members.LIFECYCLE_EVENTS)
+
+
+def _lifecycle(kind: str) -> dict[str, Any]:
+    status = {"response.created": "in_progress", "response.queued": "queued"}
+    reason = kind.rsplit(".", 1)[1]
+    return {
+        "type": kind,
+        "sequence_number": 0,
+        "response": {"id": "resp_1", "object": "response", "status": status.get(kind, reason)},
+    }
+
+
+def _item_events(item_type: str) -> list[dict[str, Any]]:
+    # An output item of each type that carries no client call, added at
+    # index 1 beside the call and closed.
+    item: dict[str, Any] = {"type": item_type, "id": "it_1"}
+    if item_type.startswith("tool_search"):
+        item["execution"] = "server"
+    added = {"type": "response.output_item.added", "output_index": 1, "item": item}
+    done = {"type": "response.output_item.done", "output_index": 1, "item": dict(item)}
+    return [added, done]
+
+
+@settings(max_examples=300, deadline=None, database=None)
 @given(data=st.data())
-def test_a_member_outside_every_dialect_blocks_a_responses_call(data: st.DataObject) -> None:
-    # Every object that carries the call.
-    level = data.draw(st.sampled_from(sorted(_RESPONSES_LEVELS)), label="level")
-    at, path, known = _RESPONSES_LEVELS[level]
-    name = data.draw(_UNKNOWN_NAME.filter(lambda n: n not in known), label="name")
-    stream = responses_turn(responses_call())
-    target = stream[at]
-    for key in path:
-        target = target[key]
-    target[name] = data.draw(_ANY_VALUE, label="value")
-    report = validate(responses(stream))
-    assert report.status == "blocked", report.to_json()
-    assert "unsupported_event" in report.codes, report.to_json()
-    assert any(name[:40] in f.message for f in report.findings), report.to_json()
+def test_a_member_outside_every_dialect_blocks_a_responses_turn(data: st.DataObject) -> None:
+    # Every object that carries the call; every lifecycle event, its response
+    # object, usage and token details, and the items of response.output; the
+    # items of every other known type, added or done.
+    where = data.draw(st.sampled_from(["call", "lifecycle", "item", "output item"]), label="where")
+    item_type = data.draw(st.sampled_from(sorted(responses_members.ITEM_MEMBERS)), label="item")
+    stream = responses_turn(responses_call(), _item_events(item_type))
+    assert validate(responses(stream)).status == "pass"
+    call_item = dict(stream[-4]["item"])  # the call's output_item.done
+    value = data.draw(_ANY_VALUE, label="value")
+    if where == "call":
+        level = data.draw(st.sampled_from(sorted(_RESPONSES_LEVELS)), label="level")
+        at, path, known = _RESPONSES_LEVELS[level]
+        name = data.draw(_unknown_at("openai-responses", "call", known), label="name")
+        _put(stream, at, path, name, value)
+    elif where == "item":
+        at = data.draw(st.sampled_from([-3, -2]), label="added or done")
+        known = responses_members.ITEM_MEMBERS[item_type]
+        name = data.draw(_unknown_at("openai-responses", "item", known), label="name")
+        _put(stream, at, ("item",), name, value)
+        level = f"item ({item_type})"
+    else:
+        kind = data.draw(st.sampled_from(_LIFECYCLE), label="event")
+        event = _lifecycle(kind)
+        if kind in ("response.created", "response.completed"):
+            # The turn's own first or last event, else one more event.
+            at = 0 if kind == "response.created" else -1
+            stream[at] = event
+        else:
+            at = data.draw(st.integers(1, len(stream) - 1), label="at")
+            stream.insert(at, event)
+        if where == "output item":
+            output = [{"type": item_type, "id": "it_1"}, call_item]
+            chosen = data.draw(st.integers(0, 1), label="which output item")
+            known = responses_members.ITEM_MEMBERS[item_type] if chosen == 0 else _CALL_ITEM
+            name = data.draw(_unknown_at("openai-responses", "item", known), label="name")
+            output[chosen][name] = value
+            event["response"]["output"] = output
+            level = "response.output[]"
+        else:
+            level = data.draw(st.sampled_from(sorted(_RESPONSE)), label="level")
+            path = () if level == "event" else tuple(level.split("."))
+            name = data.draw(_unknown_at("openai-responses", level, _RESPONSE[level]), "name")
+            _put(stream, at, path, name, value)
+    _blocks_naming(validate(responses(stream)), "openai-responses", level, name)
+
+
+_INTERACTIONS = gemini_interactions_members.EVENT_LEVELS
+_INTERACTION_CALL = gemini_interactions_members.CALL_LEVELS
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(data=st.data())
+def test_a_member_outside_every_dialect_blocks_a_gemini_interactions_turn(
+    data: st.DataObject,
+) -> None:
+    # Every event (error aside: it blocks as provider_error by itself), the
+    # interaction of the lifecycle events and every usage object, the
+    # function_call step and the arguments_delta.
+    levels = sorted(level for level in [*_INTERACTIONS, *_INTERACTION_CALL] if level != "error")
+    level = data.draw(st.sampled_from(levels), label="level")
+    stream = gi_turn(gi_call())
+    # created, step.start, two step.delta, step.stop, completed
+    kind = level.split(".")[0] + "." + level.split(".")[1]
+    positions = {
+        "interaction.created": [0],
+        "step.start": [1],
+        "step.delta": [2, 3],
+        "step.stop": [4],
+        "interaction.completed": [5],
+    }
+    if kind == "interaction.status_update":
+        status = {"event_type": kind, "interaction_id": "v1_1", "status": "in_progress"}
+        at = data.draw(st.integers(1, len(stream) - 1), label="where")
+        stream.insert(at, status)
+    else:
+        at = data.draw(st.sampled_from(positions[kind]), label="at")
+    known = {**_INTERACTIONS, **_INTERACTION_CALL}[level]
+    name = data.draw(_unknown_at("gemini-interactions", level, known), label="name")
+    path = tuple(level.split(".")[2:])
+    _put(stream, at, path, name, data.draw(_ANY_VALUE, label="value"))
+    _blocks_naming(validate(interactions(stream)), "gemini-interactions", level, name)

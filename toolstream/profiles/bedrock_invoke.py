@@ -42,6 +42,7 @@ from toolstream.profiles._base import (
     provider_error,
 )
 from toolstream.profiles.anthropic import AnthropicMessages
+from toolstream.profiles.dialects import unknown_member_message
 from toolstream.strict_json import loads_strict
 
 ANTHROPIC_MESSAGE_EVENTS = frozenset(
@@ -56,6 +57,11 @@ ANTHROPIC_MESSAGE_EVENTS = frozenset(
         "error",
     }
 )
+
+
+_PAYLOAD_PART = frozenset({"bytes"})
+"""The members of a ``chunk`` (the AWS API's ``PayloadPart``: ``bytes``, the
+base64 of one model event); anything else may carry what is not read."""
 
 
 class BedrockInvoke(Profile):
@@ -133,6 +139,13 @@ class BedrockInvoke(Profile):
         if kind != "chunk":
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:60]!r}", event=pos
+            )
+        if not body.keys() <= _PAYLOAD_PART:
+            first = min(str(member) for member in body if member not in _PAYLOAD_PART)
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                f"bedrock-invoke {unknown_member_message('chunk.' + first[:40])}",
+                event=pos,
             )
         inner_event = self._unwrap(body, pos)
         return self._inner_profile(inner_event, pos).feed(inner_event, pos)
