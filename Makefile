@@ -151,9 +151,9 @@ bench-serve: $(STAMP)
 
 # Three releases of each client that takes --client NAME==VERSION over a corpus sample,
 # and one real bisect (environments built into the user cache: minutes cold);
-# docs/client-versions.md.
-client-versions: $(ADAPTERS_STAMP)
-	$(BIN)/python bench/client_versions.py
+# docs/client-versions.md.  ONLY=NAME[,NAME...]: those clients' rows alone, the rest kept.
+client-versions: $(ADAPTERS_STAMP) js-if-node
+	$(BIN)/python bench/client_versions.py $(if $(ONLY),--only $(ONLY))
 
 # The field's bug reports (bench/field_bugs/) on their releases; docs/field-bugs.md.
 field-bugs: $(ADAPTERS_STAMP)

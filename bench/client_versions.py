@@ -3,13 +3,18 @@
 ``toolstream bisect``; writes docs/client-versions.md.
 
 Each release runs in its cached environment (built from the package index
-on the first run: minutes).  The table counts each release's
-classifications, and how many cases it judges otherwise than the pinned
-release (another outcome signature).
+on the first run: minutes; an npm folder for a JavaScript client).  The
+table counts each release's classifications, and how many cases it judges
+otherwise than the pinned release (another outcome signature).
+
+``--only NAME[,NAME...]`` runs those clients' rows alone and keeps every
+other row, and the bisect, as docs/client-versions.md has them (a row's
+environment need not be rebuilt to add another client's).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -28,6 +33,9 @@ MATRIX = {
     "langchain-openai": ["1.0.0", "1.3.0", "1.6.0"],
     "pydantic-ai-openai": ["2.0.0", "2.20.0", "2.40.0"],
     "litellm-openai": ["1.60.0", "1.80.0", "1.110.2"],
+    "langchain-core-openai": ["1.0.0", "1.3.0", "1.6.0"],
+    "openai-node-chat-stream": ["4.16.0", "4.104.0", "5.23.2"],
+    "openai-node-chat-create": ["4.16.0", "4.104.0", "5.23.2"],
 }
 """Client -> the releases run beside its pinned one."""
 
@@ -82,10 +90,41 @@ def signature(result: dict[str, Any]) -> str:
     return signature_of(result) or str(result["classification"])
 
 
-def main() -> int:
+def written_rows() -> dict[str, list[str]]:
+    """The table rows docs/client-versions.md has now, by client (the name
+    before ``==`` in the first cell)."""
+    rows: dict[str, list[str]] = {}
+    if not OUT.is_file():
+        return rows
+    for line in OUT.read_text("utf-8").splitlines():
+        if line.startswith("| `"):
+            client = line.split("`")[1].partition("==")[0]
+            rows.setdefault(client, []).append(line)
+    return rows
+
+
+def written_bisect() -> str | None:
+    """The bisect paragraph docs/client-versions.md has now."""
+    if not OUT.is_file():
+        return None
+    _, found, rest = OUT.read_text("utf-8").partition("## A bisect\n\n")
+    return rest.strip() if found and rest.strip() else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default="", help="run these clients' rows alone (comma list)")
+    only = [n for n in parser.parse_args(argv).only.split(",") if n]
+    unknown = [n for n in only if n not in MATRIX]
+    if unknown:
+        parser.error(f"not in the matrix: {', '.join(unknown)} (known: {', '.join(MATRIX)})")
+    kept = written_rows() if only else {}
     cases = sample()
     rows = []
     for client, versions in MATRIX.items():
+        if only and client not in only:
+            rows.extend(kept.get(client, []))
+            continue
         started = time.monotonic()
         done = toolstream(
             "diff", *map(str, cases), "--client", f"{client}=={','.join(versions)}",
@@ -120,13 +159,16 @@ def main() -> int:
             rows.append(
                 f"| `{name}` | {versions_of[name]} | {cell} | {changed} | {seconds:.0f} s |"
             )
+    kept_bisect = written_bisect() if only else None
     started = time.monotonic()
-    bisected = toolstream(
+    bisected = None if kept_bisect is not None else toolstream(
         "bisect", str(CASES / BISECT["case"]), "--client", BISECT["client"],
         "--good", BISECT["good"], "--bad", BISECT["bad"], "--format", "json",
     )  # fmt: skip
     bisect_seconds = time.monotonic() - started
-    if bisected.returncode == 0:
+    if bisected is None:
+        bisect_text = str(kept_bisect)
+    elif bisected.returncode == 0:
         answer = json.loads(bisected.stdout)
         tested = ", ".join(f"{v}: `{s}`" for v, s in answer["tested"].items())
         bisect_text = (
@@ -151,6 +193,9 @@ def main() -> int:
             "`changed`: the cases the release judges otherwise than the pinned one (another",
             "outcome signature). The time is the whole diff run of the client's rows,",
             "building its environments on a first run included (langchain-openai's).",
+            "`langchain-core-openai` is langchain-openai's driver versioned by langchain-core",
+            "(with the langchain-openai and openai that resolve with that release); the",
+            "`openai-node-*` rows are the npm package `openai`, each release in its npm folder.",
             "",
             "| client | version | classifications | changed | time |",
             "| --- | --- | --- | --- | --- |",

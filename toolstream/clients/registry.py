@@ -20,6 +20,7 @@ from toolstream.clients.langchain import (
     LangChainOpenAI,
 )
 from toolstream.clients.litellm_chunks import LiteLLMOpenAIChunks
+from toolstream.clients.langchain_core import LangChainCoreOpenAI
 from toolstream.clients.litellm_completion import LiteLLMAnthropic, LiteLLMBedrock, LiteLLMOpenAI
 from toolstream.clients.mistralai_chat import MistralChatStream
 from toolstream.clients.node import NODE_CLIENTS
@@ -37,6 +38,7 @@ PYTHON_CLIENTS: dict[str, type[Client]] = {
         OpenAIResponsesStream,
         AnthropicMessagesStream,
         LangChainOpenAI,
+        LangChainCoreOpenAI,
         LangChainMistralAI,
         LangChainAnthropic,
         Boto3ConverseStream,
