@@ -11,7 +11,14 @@ from typing import Any
 
 import pytest
 
-from tests.support.builders import anthropic_turn, openai, weather_call
+from tests.support.builders import (
+    anthropic_turn,
+    openai,
+    responses,
+    responses_call,
+    responses_turn,
+    weather_call,
+)
 from tests.support.builders_gemini_cohere_invoke import bedrock_invoke, invoke_tool, wrap
 from toolstream import Gate, validate
 from toolstream.profiles.dialects import DOCS, REGISTRY, Treatment, sources_for
@@ -152,8 +159,18 @@ def _bedrock_invocation_metrics() -> dict[str, Any]:
     return bedrock_invoke([wrap(event) for event in events])
 
 
+def _github_copilot_usage() -> dict[str, Any]:
+    # Copilot's Responses endpoint adds its billing counts to the last event.
+    events = responses_turn(responses_call())
+    assert events[-1]["type"] == "response.completed"
+    details = [{"token_type": "input", "token_count": 19, "batch_size": 1, "cost_per_batch": 0}]
+    events[-1]["copilot_usage"] = {"token_details": details}
+    return responses(events)
+
+
 OTHER_PROFILES: dict[str, Callable[[], dict[str, Any]]] = {
     "bedrock_invocation_metrics": _bedrock_invocation_metrics,
+    "github_copilot_usage": _github_copilot_usage,
 }
 """Rows of profiles other than chat: the whole fixture, the member in it."""
 

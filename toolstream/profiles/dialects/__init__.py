@@ -141,6 +141,7 @@ def unread_member(
 from toolstream.profiles.dialects import (  # noqa: E402  (rows need Dialect)
     azure_content_filter,
     bedrock_invocation_metrics,
+    github_copilot_usage,
     groq_x_groq,
     message_mirror,
     openrouter_provider,
@@ -171,6 +172,7 @@ REGISTRY: tuple[Dialect, ...] = (
     message_mirror.DIALECT,
     together.TEXT,
     bedrock_invocation_metrics.DIALECT,
+    github_copilot_usage.DIALECT,
 )
 """Every reviewed dialect, one row each."""
 
