@@ -88,7 +88,8 @@ js-if-node:
 	fi
 
 # docs/adapters.md: the built-in adapters, every client (plain, the whole corpus), then every
-# client x transport over a sample of corpus/cases (about 35 minutes on two cores)
+# client x transport over a sample of corpus/cases (about 35 minutes on two cores); that last
+# run also as docs/adapters-report.html (out/adapters-report.html when 5 MB or more)
 adapters-report: $(ADAPTERS_STAMP) js-if-node
 	$(BIN)/python scripts/adapters_report.py
 
