@@ -177,7 +177,11 @@ def test_the_generator_models_every_reviewed_dialect_under_its_name() -> None:
 # Rows the generator has no model of yet (its other wires' tables are empty;
 # the generators and the corpus have one owner): named here, so that the
 # day the generator models one this test says so.
-NOT_GENERATED_YET = {"bedrock_invocation_metrics", "github_copilot_usage"}
+NOT_GENERATED_YET = {
+    "bedrock_invocation_metrics",
+    "github_copilot_usage",
+    "openrouter_output_text",
+}
 
 
 def test_the_rows_the_generator_does_not_model_are_named() -> None:

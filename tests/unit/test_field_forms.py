@@ -168,9 +168,19 @@ def _github_copilot_usage() -> dict[str, Any]:
     return responses(events)
 
 
+def _openrouter_output_text() -> dict[str, Any]:
+    # OpenRouter's response object carries the joined message text: "" while
+    # the turn runs and when it holds only a call.
+    events = responses_turn(responses_call())
+    for event in (events[0], events[-1]):
+        event["response"]["output_text"] = ""
+    return responses(events)
+
+
 OTHER_PROFILES: dict[str, Callable[[], dict[str, Any]]] = {
     "bedrock_invocation_metrics": _bedrock_invocation_metrics,
     "github_copilot_usage": _github_copilot_usage,
+    "openrouter_output_text": _openrouter_output_text,
 }
 """Rows of profiles other than chat: the whole fixture, the member in it."""
 

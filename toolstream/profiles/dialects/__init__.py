@@ -144,6 +144,7 @@ from toolstream.profiles.dialects import (  # noqa: E402  (rows need Dialect)
     github_copilot_usage,
     groq_x_groq,
     message_mirror,
+    openrouter_output_text,
     openrouter_provider,
     openrouter_reasoning,
     perplexity_citations,
@@ -173,6 +174,7 @@ REGISTRY: tuple[Dialect, ...] = (
     together.TEXT,
     bedrock_invocation_metrics.DIALECT,
     github_copilot_usage.DIALECT,
+    openrouter_output_text.DIALECT,
 )
 """Every reviewed dialect, one row each."""
 
