@@ -228,3 +228,23 @@ def test_a_crash_in_the_worker_keeps_its_type_and_where() -> None:
     assert outcome.error_type == "IndexError"
     assert outcome.signature == "adapter_crash:IndexError"
     assert outcome.error == "IndexError: list index out of range"
+
+
+def test_langchain_core_is_switched_under_the_same_driver() -> None:
+    """``langchain-core-openai==V`` installs langchain-core at V (its first
+    package) with langchain-openai and openai beside it, and drives the
+    langchain-openai driver."""
+    from toolstream.clients.langchain import LangChainOpenAI
+    from toolstream.clients.versions import _requirements
+
+    core = CLIENTS["langchain-core-openai"]
+    assert isinstance(core, LangChainOpenAI)
+    assert type(core).drive is LangChainOpenAI.drive
+    assert core.packages[0] == "langchain-core" and core.oldest == "1.0.0"
+    required = _requirements(core, "1.0.0", pinned=False)
+    assert required == ["langchain-core==1.0.0", "langchain-openai", "openai"]
+    assert _requirements(CLIENTS["langchain-openai"], "1.0.0", pinned=False)[0] == (
+        "langchain-openai==1.0.0"
+    )
+    with pytest.raises(VersionError, match=r"supports langchain-core 1\.0\.0 and later"):
+        check_supported(core, "0.3.79")
