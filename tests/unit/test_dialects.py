@@ -181,6 +181,9 @@ NOT_GENERATED_YET = {
     "bedrock_invocation_metrics",
     "github_copilot_usage",
     "openrouter_output_text",
+    "openrouter_usage_cost",
+    "openrouter_usage_cost_details",
+    "openrouter_usage_is_byok",
 }
 
 

@@ -177,10 +177,26 @@ def _openrouter_output_text() -> dict[str, Any]:
     return responses(events)
 
 
+def _openrouter_usage(member: str, value: Any) -> Callable[[], dict[str, Any]]:
+    # OpenRouter's usage accounting, on the completed response's usage.
+    def make() -> dict[str, Any]:
+        events = responses_turn(responses_call())
+        usage = {"input_tokens": 78, "output_tokens": 37, "total_tokens": 115, member: value}
+        events[-1]["response"]["usage"] = usage
+        return responses(events)
+
+    return make
+
+
 OTHER_PROFILES: dict[str, Callable[[], dict[str, Any]]] = {
     "bedrock_invocation_metrics": _bedrock_invocation_metrics,
     "github_copilot_usage": _github_copilot_usage,
     "openrouter_output_text": _openrouter_output_text,
+    "openrouter_usage_cost": _openrouter_usage("cost", 1.13e-05),
+    "openrouter_usage_cost_details": _openrouter_usage(
+        "cost_details", {"upstream_inference_cost": None}
+    ),
+    "openrouter_usage_is_byok": _openrouter_usage("is_byok", False),
 }
 """Rows of profiles other than chat: the whole fixture, the member in it."""
 

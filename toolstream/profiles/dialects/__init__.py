@@ -147,6 +147,7 @@ from toolstream.profiles.dialects import (  # noqa: E402  (rows need Dialect)
     openrouter_output_text,
     openrouter_provider,
     openrouter_reasoning,
+    openrouter_usage,
     perplexity_citations,
     reasoning_content,
     sglang_matched_stop,
@@ -175,6 +176,9 @@ REGISTRY: tuple[Dialect, ...] = (
     bedrock_invocation_metrics.DIALECT,
     github_copilot_usage.DIALECT,
     openrouter_output_text.DIALECT,
+    openrouter_usage.COST,
+    openrouter_usage.COST_DETAILS,
+    openrouter_usage.IS_BYOK,
 )
 """Every reviewed dialect, one row each."""
 
