@@ -111,6 +111,14 @@ def test_stream_rows_are_bounded_and_never_raise() -> None:
     assert len(rows) == MAX_ITEMS + 1 and rows[-1] == {"pos": MAX_ITEMS, "more": 6}
     assert all(len(r["item"]) < 500 for r in rows[:-1])
     assert stream_rows({"profile": "nope"}) == []
+    # the members every chunk repeats are named, not shown again
+    envelope = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "m"}
+    repeating = oai(*({**c, **envelope} for c in PARALLEL["chunks"]))
+    again = stream_rows(repeating)
+    assert "repeats" not in again[0] and '"id":"chatcmpl-1"' in again[0]["item"]
+    assert all(r["repeats"] == ["id", "object", "model"] for r in again[1:])
+    assert all("chatcmpl-1" not in r["item"] for r in again[1:])
+    assert [r["events"] for r in again] == [r["events"] for r in stream_rows(PARALLEL)]
     refused = stream_rows(oai(chunk(tc(0, "call_1", "weather", "{}")), {"choices": "x"}))
     assert refused[1].get("error") and refused[1]["events"] == []
 

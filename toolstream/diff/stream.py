@@ -100,7 +100,8 @@ def _item_text(item: Any) -> str:
 
 def stream_rows(fixture: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row per item of ``fixture``'s stream: ``pos``, ``item`` (its
-    compact JSON, clipped; ``decoded``: the event a wrapping format's item
+    compact JSON, clipped, without the members the item before carried with
+    the same value: their names are ``repeats``; ``decoded``: the event a wrapping format's item
     carries, as the profile decodes it), ``events`` (what the profile made of it) and,
     when the profile refused it, ``error`` (the finding code) and ``fatal``.
     Items after a fatal refusal have ``read: false``.  Never raises: a
@@ -122,8 +123,13 @@ def stream_rows(fixture: Mapping[str, Any]) -> list[dict[str, Any]]:
             decoded.setdefault(path[0], event)
     rows: list[dict[str, Any]] = []
     stopped = False
+    previous: Any = None
     for pos, item in enumerate(items[:MAX_ITEMS]):
-        row: dict[str, Any] = {"pos": pos, "item": _item_text(item), "events": []}
+        shown, repeated = _new_members(item, previous)
+        previous = item
+        row: dict[str, Any] = {"pos": pos, "item": _item_text(shown), "events": []}
+        if repeated:
+            row["repeats"] = repeated
         if pos in decoded:  # InvokeModel's base64 carrier: the event it carries
             row["decoded"] = _item_text(decoded[pos])
         rows.append(row)
@@ -145,6 +151,18 @@ def stream_rows(fixture: Mapping[str, Any]) -> list[dict[str, Any]]:
     if len(items) > MAX_ITEMS:
         rows.append({"pos": MAX_ITEMS, "more": len(items) - MAX_ITEMS})
     return rows
+
+
+def _new_members(item: Any, previous: Any) -> tuple[Any, list[str]]:
+    """``item`` without the top-level members the item before carried with
+    the same value (a chunk's ``id``, ``model``, ``created``...: the same in
+    every item, they would fill every clipped row), and their names."""
+    if not isinstance(item, dict) or not isinstance(previous, dict):
+        return item, []
+    repeated = [k for k, v in item.items() if k in previous and previous[k] == v]
+    if not repeated or len(repeated) == len(item):
+        return item, []
+    return {k: v for k, v in item.items() if k not in repeated}, repeated
 
 
 def case_details(cases: Iterable[Case], disagreeing: Collection[str]) -> dict[str, dict[str, Any]]:
