@@ -309,3 +309,10 @@ def test_a_column_without_a_disagreement_is_shown_empty(run: tuple[Path, str, by
     page = render_html(data)
     assert f'data-adapter="{quiet}" data-code=' in page
     assert not re.search(rf'data-adapter="{re.escape(quiet)}" data-code="[^"]*"[^>]*>\d', page)
+
+
+def test_an_empty_stream_is_said_so(run: tuple[Path, str, bytes]) -> None:
+    data = json.loads(run[1])
+    case = next(c for c in data["cases"] if "stream" in c)
+    case["stream"] = []
+    assert "The stream has no item." in render_html(data)

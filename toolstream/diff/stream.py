@@ -41,7 +41,7 @@ ITEM_CHARS: Final = 160
 """Characters kept of an item's compact JSON (the rest is cut, ``...`` marks it)."""
 TEXT_CHARS: Final = 200
 """Characters kept of an event's argument text, id or name."""
-MAX_ITEMS: Final = 300
+MAX_ITEMS: Final = 120
 """Items listed per case; a longer stream ends with a row saying how many more."""
 
 
