@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from toolstream.corpus.bisect import BisectError, bisect_versions, versions_between
@@ -66,3 +69,42 @@ def test_the_json_answer_follows_the_shipped_schema() -> None:
     answer.update(result.to_dict())
     assert schema_rules.first_violation(schema, answer) is None
     assert schema_rules.first_violation(schema, {**answer, "extra": 1}) is not None
+
+
+# -- a real change, from environments already cached -----------------------------------
+
+FIELD_CASE = (
+    Path(__file__).resolve().parents[2]
+    / "bench"
+    / "field_bugs"
+    / "fixtures"
+    / "interleaved_parallel.json"
+)
+CACHED = ["1.60.0", "1.66.1", "1.66.2", "1.110.2"]
+"""The litellm releases ``make field-bugs`` runs BerriAI/litellm#10034 on: the
+two ends of the bisect docs/field-bugs.md records and the two releases it
+found the change between."""
+
+
+@pytest.mark.slow  # four litellm workers start: about 100 s on two shared cores
+def test_a_real_change_is_found_among_cached_litellm_releases() -> None:
+    """The search on the real oracle: litellm 1.66.1 hands the two interleaved
+    calls over with the wrong arguments, 1.66.2 agrees.  Only environments
+    already in the cache are used (``make field-bugs`` builds them; a test
+    never reaches the package index), else the test skips saying so."""
+    from toolstream.clients.registry import CLIENTS
+    from toolstream.clients.versions import _DONE, _env_dir
+    from toolstream.corpus.bisect import case_oracle
+
+    client = CLIENTS["litellm-openai"]
+    missing = [v for v in CACHED if not (_env_dir(client, v) / _DONE).is_file()]
+    if missing:
+        pytest.skip(
+            f"no cached litellm environment for {', '.join(missing)}: `make field-bugs` builds them"
+        )
+    fixture = json.loads(FIELD_CASE.read_text(encoding="utf-8"))
+    result = bisect_versions(CACHED, case_oracle(fixture, "litellm-openai"))
+    assert (result.last_same, result.first) == ("1.66.1", "1.66.2")
+    assert result.before.startswith("wrong_calls:")
+    assert result.after == "agree"
+    assert list(result.tested) == CACHED
