@@ -31,7 +31,7 @@ MATRIX = {
     "openai-chat-create": ["1.40.0", "2.8.0", "3.19.0"],
     "openai-chat-stream": ["1.40.0", "2.8.0", "3.19.0"],
     "langchain-openai": ["1.0.0", "1.3.0", "1.6.0"],
-    "pydantic-ai-openai": ["2.0.0", "2.20.0", "2.40.0"],
+    "pydantic-ai-openai": ["1.0.0", "2.0.0", "2.20.0", "2.40.0"],
     "litellm-openai": ["1.60.0", "1.80.0", "1.110.2"],
     "langchain-core-openai": ["1.0.0", "1.3.0", "1.6.0"],
     "openai-node-chat-stream": ["4.16.0", "4.104.0", "5.23.2"],

@@ -214,11 +214,11 @@ class PydanticAIOpenAI(_PydanticAIClient):
     profiles = ("openai", "mistral")
     model_class = "OpenAIChatModel"
     library_extras = "[openai]"
-    oldest = "2.0.0"
-    """Its first 2.x release: a 1.x release installed today does not start
-    (1.0.0 imports ``opentelemetry._events``, which current opentelemetry
-    releases no longer have); the openai SDK under it may take an ``httpx``
-    client (:func:`http_module`)."""
+    oldest = "1.0.0"
+    """Its first 1.x release (a 1.x release imports ``opentelemetry._events``,
+    which opentelemetry-api removed in 1.44.0: its environment pins an older
+    one, :data:`toolstream.clients.versions.COMPANION_PINS`); the openai SDK
+    under it may take an ``httpx`` client (:func:`http_module`)."""
 
     def load(self) -> None:
         from pydantic_ai.models.openai import OpenAIChatModel  # noqa: F401
