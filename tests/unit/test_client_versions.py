@@ -248,3 +248,18 @@ def test_langchain_core_is_switched_under_the_same_driver() -> None:
     )
     with pytest.raises(VersionError, match=r"supports langchain-core 1\.0\.0 and later"):
         check_supported(core, "0.3.79")
+
+
+def test_diff_refuses_a_javascript_release_it_cannot_run_in_one_line() -> None:
+    from click.testing import CliRunner
+
+    from toolstream.cli import cli
+
+    seed = Path(__file__).resolve().parents[2] / "corpus" / "seeds" / "openai-parallel.json"
+    for client, message in [
+        ("openai-node-chat-create==4.0.0", "supports openai 4.16.0 and later, not 4.0.0"),
+        ("ai-sdk-openai-chat==3.0.0", "runs only at its pinned version"),
+    ]:
+        done = CliRunner().invoke(cli, ["diff", str(seed), "--client", client])
+        assert done.exit_code == 64, done.output
+        assert message in done.output and "Traceback" not in done.output
