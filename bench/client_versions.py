@@ -90,6 +90,34 @@ def signature(result: dict[str, Any]) -> str:
     return signature_of(result) or str(result["classification"])
 
 
+def companions(name: str) -> str:
+    """For ``NAME==VERSION`` of a Python client: the other distributions its
+    environment holds where they are not the versions installed here (the
+    installer chose them), as `` (with langchain-openai 1.0.1, ...)``."""
+    from importlib import metadata
+
+    from toolstream.clients.registry import PYTHON_CLIENTS
+    from toolstream.clients.versions import _DONE, _env_dir
+
+    base, _, version = name.partition("==")
+    if not version or base not in PYTHON_CLIENTS:
+        return ""
+    client = PYTHON_CLIENTS[base]()
+    done = _env_dir(client, version) / _DONE
+    if not done.is_file():
+        return ""
+    installed = json.loads(done.read_text("utf-8")).get("installed", {})
+    chosen = []
+    for package in client.packages[1:]:
+        try:
+            here: str | None = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            here = None
+        if installed.get(package) and installed[package] != here:
+            chosen.append(f"{package} {installed[package]}")
+    return f" (with {', '.join(chosen)})" if chosen else ""
+
+
 def written_rows() -> dict[str, list[str]]:
     """The table rows docs/client-versions.md has now, by client (the name
     before ``==`` in the first cell)."""
@@ -101,6 +129,19 @@ def written_rows() -> dict[str, list[str]]:
             client = line.split("`")[1].partition("==")[0]
             rows.setdefault(client, []).append(line)
     return rows
+
+
+def written_notes() -> list[str]:
+    """The paragraphs docs/client-versions.md has between its table and its
+    bisect (a note on rows measured apart), kept by ``--only``."""
+    if not OUT.is_file():
+        return []
+    lines = OUT.read_text("utf-8").partition("\n## A bisect")[0].splitlines()
+    last_row = max((i for i, line in enumerate(lines) if line.startswith("| ")), default=None)
+    if last_row is None:
+        return []
+    notes = "\n".join(lines[last_row + 1 :]).strip()
+    return [notes, ""] if notes else []
 
 
 def written_bisect() -> str | None:
@@ -157,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
                 changed = "no pinned run"
             cell = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "skipped"
             rows.append(
-                f"| `{name}` | {versions_of[name]} | {cell} | {changed} | {seconds:.0f} s |"
+                f"| `{name}` | {versions_of[name]}{companions(name)} | {cell} | {changed}"
+                f" | {seconds:.0f} s |"
             )
     kept_bisect = written_bisect() if only else None
     started = time.monotonic()
@@ -196,11 +238,24 @@ def main(argv: list[str] | None = None) -> int:
             "`langchain-core-openai` is langchain-openai's driver versioned by langchain-core",
             "(with the langchain-openai and openai that resolve with that release); the",
             "`openai-node-*` rows are the npm package `openai`, each release in its npm folder.",
+            *(
+                [
+                    "",
+                    f"This run (`--only {','.join(only)}`) measured the rows of"
+                    f" {', '.join(f'`{n}`' for n in only)} on the corpus as it is now; the other"
+                    " rows are kept from an earlier run, which may have sampled an earlier corpus"
+                    " (compare a client's pinned row with another row of the same driver before"
+                    " reading across runs).",
+                ]
+                if only
+                else []
+            ),
             "",
             "| client | version | classifications | changed | time |",
             "| --- | --- | --- | --- | --- |",
             *rows,
             "",
+            *(written_notes() if only else []),
             "## A bisect",
             "",
             bisect_text,
