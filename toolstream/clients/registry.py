@@ -19,8 +19,8 @@ from toolstream.clients.langchain import (
     LangChainMistralAI,
     LangChainOpenAI,
 )
-from toolstream.clients.litellm_chunks import LiteLLMOpenAIChunks
 from toolstream.clients.langchain_core import LangChainCoreOpenAI
+from toolstream.clients.litellm_chunks import LiteLLMOpenAIChunks
 from toolstream.clients.litellm_completion import LiteLLMAnthropic, LiteLLMBedrock, LiteLLMOpenAI
 from toolstream.clients.mistralai_chat import MistralChatStream
 from toolstream.clients.node import NODE_CLIENTS
