@@ -513,8 +513,8 @@ def test_a_member_outside_every_dialect_blocks_a_responses_turn(data: st.DataObj
     value = data.draw(_ANY_VALUE, label="value")
     if where == "call":
         level = data.draw(st.sampled_from(sorted(_RESPONSES_LEVELS)), label="level")
-        at, path, known = _RESPONSES_LEVELS[level]
-        name = data.draw(_unknown_at("openai-responses", "call", known), label="name")
+        at, path, call_known = _RESPONSES_LEVELS[level]
+        name = data.draw(_unknown_at("openai-responses", "call", call_known), label="name")
         _put(stream, at, path, name, value)
     elif where == "item":
         at = data.draw(st.sampled_from([-3, -2]), label="added or done")
@@ -535,8 +535,10 @@ def test_a_member_outside_every_dialect_blocks_a_responses_turn(data: st.DataObj
         if where == "output item":
             output = [{"type": item_type, "id": "it_1"}, call_item]
             chosen = data.draw(st.integers(0, 1), label="which output item")
-            known = responses_members.ITEM_MEMBERS[item_type] if chosen == 0 else _CALL_ITEM
-            name = data.draw(_unknown_at("openai-responses", "item", known), label="name")
+            output_known = frozenset(
+                responses_members.ITEM_MEMBERS[item_type] if chosen == 0 else _CALL_ITEM
+            )
+            name = data.draw(_unknown_at("openai-responses", "item", output_known), label="name")
             output[chosen][name] = value
             event["response"]["output"] = output
             level = "response.output[]"

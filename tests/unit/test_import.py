@@ -541,7 +541,9 @@ def test_secret_split_across_argument_fragments_is_found(tmp_path: Path) -> None
 def test_redact_replaces_and_records(tmp_path: Path) -> None:
     parts = ('{"city": "Paris", "note": "token ', KEY[:12], KEY[12:] + '"}')
     events = anthropic_turn([tool_start(0), *(json_delta(0, p) for p in parts), *tool_block()[-1:]])
-    events.insert(1, {"type": "ping", "note": KEY})
+    # A key outside the call too, in a member the profile knows and ignores
+    # (a ping's own members are closed: only type).
+    events[0]["message"]["model"] = KEY
     out = tmp_path / "out.json"
     schemas = schemas_file(tmp_path, {"weather": {"type": "object"}})
     result = run(tmp_path, sse(events), "--schemas", schemas, "--redact", "-o", out)
@@ -550,11 +552,11 @@ def test_redact_replaces_and_records(tmp_path: Path) -> None:
     assert KEY not in text and KEY[:12] not in text
     fixture = load(out)
     assert fixture["meta"]["redactions"] == [
-        {"path": "/events/1/note", "kind": "openai-key"},
+        {"path": "/events/0/message/model", "kind": "openai-key"},
         {
-            "path": "/events/4/delta/partial_json",
+            "path": "/events/3/delta/partial_json",
             "kind": "openai-key",
-            "also_in": ["/events/5/delta/partial_json"],
+            "also_in": ["/events/4/delta/partial_json"],
         },
     ]
     report = toolstream.validate_bytes(out.read_bytes())
