@@ -109,7 +109,8 @@ def test_generate_from_a_bare_capture_says_how_to_give_schemas(tmp_path: Path) -
 
 def test_generate_applies_the_credential_gate(tmp_path: Path) -> None:
     events = anthropic_turn(tool_block())
-    events.insert(1, {"type": "ping", "note": OPENAI_KEY})
+    # In a member the profile knows and ignores (a ping's are closed: only type).
+    events[0]["message"]["model"] = OPENAI_KEY
     capture = cassette(tmp_path, sse(events))
     refused = invoke("generate", capture, "-o", tmp_path / "c")
     assert refused.exit_code == 1
