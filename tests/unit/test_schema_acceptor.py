@@ -149,3 +149,67 @@ def test_acceptor_fast_leaves_agree_with_their_keywords(schema: Any) -> None:
     accept = acceptor(schema)
     for instance in _FAST_LEAF_INSTANCES:
         assert accept(instance) is (first_violation(schema, instance) is None), instance
+
+
+# -- the fused leaves and arrays (_accept._fused_leaf, _plain_array) ------------------------
+# Each takes an exact int or str on an inline branch and any other instance
+# through the node's own checks: both branches, on both sides of each bound.
+
+_FUSED_SCHEMAS = [
+    {"type": "integer", "minimum": 1},
+    {"type": "integer", "maximum": 1},
+    {"type": "number", "exclusiveMinimum": 1},
+    {"type": "number", "exclusiveMaximum": 1.5},
+    {"type": "integer"},
+    {"type": "number"},
+    {"type": "string", "minLength": 2},
+    {"type": "string", "maxLength": 2},
+    {"type": "string", "enum": ["a", "ab", 1]},
+    {"type": "string"},
+    {"type": "boolean"},
+    {"type": "null"},
+    {"type": "object"},
+    {"type": "array"},
+    {"type": "array", "items": {"type": "integer", "minimum": 0}},
+    {"items": {"type": "string", "maxLength": 1}, "type": "array"},
+]
+_FUSED_INSTANCES: list[Any] = [
+    0, 1, 2, -1, True, False, 1.0, 1.5, 2.5, "", "a", "ab", "abc", None,
+    [], [0], [-1], [True], ["a"], ["ab"], {}, {"a": 1},
+]  # fmt: skip
+
+
+class _Text(str):
+    pass
+
+
+class _Number(int):
+    pass
+
+
+@pytest.mark.parametrize("schema", _FUSED_SCHEMAS, ids=repr)
+def test_fused_leaves_agree_with_first_violation(schema: Any) -> None:
+    check_schema(schema)
+    accept = acceptor(schema)
+    wrapped = acceptor({"type": "object", "properties": {"v": schema}})
+    for instance in _FUSED_INSTANCES:
+        valid = first_violation(schema, instance) is None
+        assert accept(instance) is valid, instance
+        assert wrapped({"v": instance}) is valid, instance
+    # Look-alikes built in Python: never a yes the validator would not give.
+    for instance in (_Text("ab"), _Text(""), _Number(1), _Number(0), [_Number(2)]):
+        if accept(instance):
+            assert first_violation(schema, instance) is None, instance
+
+
+def test_fused_leaves_keep_the_depth_limit() -> None:
+    # A node past the validator's depth says "not known", whatever it is.
+    from toolstream.schema._accept import _Compiler
+    from toolstream.schema._validator import MAX_VALIDATION_DEPTH
+
+    for schema in _FUSED_SCHEMAS:
+        node = _Compiler(schema, [10**6]).node(schema)
+        for instance in _FUSED_INSTANCES:
+            assert node(instance, MAX_VALIDATION_DEPTH + 1) is False
+            if node(instance, MAX_VALIDATION_DEPTH):
+                assert first_violation(schema, instance) is None

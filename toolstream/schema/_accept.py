@@ -141,7 +141,13 @@ class _Compiler:
         has_anyof = "anyOf" in schema
         budget = self.budget
         if not properties and items is None and not has_anyof and ref is None:
-            return _checks_only(checks)
+            return _fused_leaf(schema, checks) or _checks_only(checks)
+        if (
+            schema.get("type") == "array"
+            and sorted(k for k in schema if k in EVALUATION_ORDER) == ["items", "type"]
+            and items is not None
+        ):
+            return _plain_array(items, budget)
         if (
             schema.get("type") == "object"
             and _FUSED_OBJECT.issuperset(k for k in schema if k in EVALUATION_ORDER)
@@ -231,6 +237,94 @@ class _Compiler:
                 len(instance) <= value if type(instance) is str else leaf(instance)
             )
         return leaf
+
+
+def _fused_leaf(schema: dict[str, Any], checks: tuple[Callable[[Any], bool], ...]) -> Accept | None:
+    """A leaf of one type name, alone or with one keyword of that type's own
+    (``minimum`` on an integer, ``minLength`` or ``enum`` on a string: the
+    usual leaves of a tool schema), in one closure: on an exact int or str
+    instance the keyword's test inline (the same test as its check's branch
+    for that type, in :meth:`_Compiler._leaf`), on any other instance the
+    node's ``checks`` in order, as :func:`_checks_only` runs them.  None for
+    any other leaf."""
+    evaluated = [keyword for keyword in KEYWORDS if keyword in schema]
+    name = schema.get("type")
+    limit = MAX_VALIDATION_DEPTH
+    if not isinstance(name, str) or evaluated[:1] != ["type"] or len(evaluated) != len(checks):
+        return None
+    if len(evaluated) == 1:
+        if name in ("integer", "number"):
+            return lambda instance, depth: (
+                depth <= limit and (type(instance) is int or _json.has_type(instance, name))
+            )
+        if name == "null":
+            return lambda instance, depth: depth <= limit and instance is None
+        kind = _SIMPLE_TYPES.get(name)
+        if kind is None:
+            return None
+        return lambda instance, depth: depth <= limit and isinstance(instance, kind)
+    if len(evaluated) != 2:
+        return None
+    keyword = evaluated[1]
+    value = schema[keyword]
+    type_test, check = checks
+
+    def others(instance: Any) -> bool:
+        return type_test(instance) and check(instance)
+
+    if name in ("integer", "number") and keyword in _INT_BOUNDS and type(value) in (int, float):
+        if keyword == "minimum":
+            return lambda instance, depth: (
+                depth <= limit
+                and (instance >= value if type(instance) is int else others(instance))
+            )
+        holds = _INT_BOUNDS[keyword]
+        return lambda instance, depth: (
+            depth <= limit
+            and (holds(instance, value) if type(instance) is int else others(instance))
+        )
+    if name != "string":
+        return None
+    if keyword == "enum" and isinstance(value, list):
+        strings = frozenset(option for option in value if type(option) is str)
+        return lambda instance, depth: (
+            depth <= limit and (instance in strings if type(instance) is str else others(instance))
+        )
+    if keyword == "minLength" and type(value) is int:
+        return lambda instance, depth: (
+            depth <= limit
+            and (len(instance) >= value if type(instance) is str else others(instance))
+        )
+    if keyword == "maxLength" and type(value) is int:
+        return lambda instance, depth: (
+            depth <= limit
+            and (len(instance) <= value if type(instance) is str else others(instance))
+        )
+    return None
+
+
+_SIMPLE_TYPES: dict[str, type] = {"object": dict, "array": list, "string": str, "boolean": bool}
+"""The type names whose test (in :data:`_TYPE_TESTS`) is one isinstance check."""
+
+
+def _plain_array(items: Accept, budget: list[int]) -> Accept:
+    """A node asserting only ``type: array`` and ``items``, in one closure
+    (the same steps as the general node's, in its order)."""
+    limit = MAX_VALIDATION_DEPTH
+
+    def accept(instance: Any, depth: int) -> bool:
+        if depth > limit:
+            return False
+        budget[0] -= 1
+        if budget[0] < 0 or not isinstance(instance, list):
+            return False
+        below = depth + 1
+        for value in instance:
+            if not items(value, below):
+                return False
+        return True
+
+    return accept
 
 
 def _checks_only(checks: tuple[Callable[[Any], bool], ...]) -> Accept:
