@@ -10,9 +10,10 @@ to run it on (``pinned``: the version installed here; others through
 judges a case; the table goes to docs/field-bugs.md.
 
 *detected*: the client disagrees with the reference on the fixture at that
-release (the outcome signature says how); *cleared*: it agrees.  A report
-with a fixed release is told apart when the buggy one is detected and the
-fixed one cleared.
+release (the outcome signature says how); *cleared*: it agrees.  Two
+releases are told apart when their outcomes differ (another signature, or
+detected on one and cleared on the other): where the reference blocks the
+turn, a fix shows as another hand-over signature, not as an agreement.
 """
 
 from __future__ import annotations
@@ -25,6 +26,20 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 HERE = ROOT / "bench" / "field_bugs"
 OUT = ROOT / "docs" / "field-bugs.md"
+
+
+BISECT_TEXT = (
+    "A bisect (measured 2026-12-02, each release in its cached environment):",
+    "`toolstream bisect bench/field_bugs/fixtures/interleaved_parallel.json --client"
+    " litellm-openai --good 1.60.0 --bad 1.110.2` judged 10 of 341 releases and found",
+    "**litellm 1.66.2**: up to 1.66.1 `wrong_calls:arguments-value` (the two interleaved",
+    "calls of BerriAI/litellm#10034 handed over with other arguments than the wire's),",
+    "from 1.66.2 `agree`.",
+    "Tested: 1.60.0, 1.65.5, 1.66.1: `wrong_calls:arguments-value`; 1.66.2, 1.66.3, 1.67.2,",
+    "1.70.0, 1.74.2, 1.83.10, 1.110.2: `agree`. The report's row runs the two releases",
+    "around it (tests/unit/test_bisect.py repeats the search on those cached environments).",
+)
+"""The recorded bisect (re-run it with the command it names)."""
 
 
 def judged(fixture: dict[str, Any], client: str, version: str) -> str:
@@ -57,6 +72,8 @@ def main() -> int:
     rows = []
     ran = detected = 0
     apart: list[str] = []
+    with_fix: list[str] = []
+    untold: list[str] = []  # a fix named, no two releases told apart here: why
     for report in reports:
         fixture = json.loads((HERE / report["fixture"]).read_text("utf-8"))
         verdict = validate(fixture)
@@ -71,8 +88,13 @@ def main() -> int:
                 ran += 1
                 detected += text.startswith("detected")
             print(f"{report['repository']}#{report['number']} {version}: {text}", file=sys.stderr)
-        if any("detected" in o for o in outcomes) and any("cleared" in o for o in outcomes):
+        ran_outcomes = {o.split(": ", 1)[1] for o in outcomes if "not run" not in o}
+        if len(ran_outcomes) > 1:
             apart.append(f"{report['repository']}#{report['number']}")
+        if report["fixed_release"]:
+            with_fix.append(f"{report['repository']}#{report['number']}")
+            if len(ran_outcomes) < 2:
+                untold.append(f"- {report['repository']}#{report['number']}: {report['note']}.")
         runs = "; ".join(outcomes) if outcomes else f"not run: {report['note']}"
         fixed = report["fixed_release"] or "none named"
         rows.append(
@@ -93,11 +115,15 @@ def main() -> int:
             "how) or *cleared* (it agrees).",
             "",
             f"{len(reports)} reports; {ran} runs on a client here, {detected} of them detected.",
-            "No report that runs here names a fixed release this kit can install (each file's",
-            "note says why), so `fixed release` stays empty; the runs on two releases that the",
-            "kit tells apart (detected on the older, cleared on the newer): "
-            + (", ".join(apart) if apart else "none")
-            + ". The bisect of docs/client-versions.md is a change found between releases.",
+            f"{len(with_fix)} name a fixed release or pull request ({', '.join(with_fix)});"
+            " each file's note says where it was found and whether both sides run here.",
+            "The reports whose releases the kit tells apart (another outcome on another"
+            " release): " + (", ".join(apart) if apart else "none") + ".",
+            "The others that name a fix, and why the kit does not tell two releases apart:",
+            "",
+            *untold,
+            "",
+            *BISECT_TEXT,
             "",
             "| report | library | shape | fixture: reference | fixed release | runs |",
             "| --- | --- | --- | --- | --- | --- |",
