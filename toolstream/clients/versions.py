@@ -233,19 +233,23 @@ def prepare_env(
                 f"cannot install {client.packages[0]}=={version}",
             )
         installed = {name: _env_version(python, name) for name in dict.fromkeys(client.packages)}
-        (building / _DONE).write_text(
-            json.dumps({"requirements": requirements, "installed": installed}, sort_keys=True)
-            + "\n",
-            encoding="utf-8",
-        )
-        if env.exists():  # another run finished it first
-            shutil.rmtree(building, ignore_errors=True)
-        else:
-            building.rename(env)
+        _publish(building, env, {"requirements": requirements, "installed": installed})
     except BaseException:
         shutil.rmtree(building, ignore_errors=True)
         raise
     return env
+
+
+def _publish(building: Path, env: Path, record: Mapping[str, Any]) -> None:
+    """Mark ``building`` done with ``record`` (what was asked for and what was
+    installed), then move it to ``env`` in one rename, so an environment
+    appears whole or not at all; when another run finished ``env`` first,
+    its copy stays and this one goes."""
+    (building / _DONE).write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
+    if env.exists():
+        shutil.rmtree(building, ignore_errors=True)
+    else:
+        building.rename(env)
 
 
 def _env_version(python: str, name: str) -> str | None:
@@ -338,15 +342,7 @@ def prepare_npm_env(
                 raise VersionError(
                     f"cannot install {library}@{version}: npm installed {installed[library]}"
                 )
-            (building / _DONE).write_text(
-                json.dumps({"requirements": requirements, "installed": installed}, sort_keys=True)
-                + "\n",
-                encoding="utf-8",
-            )
-            if env.exists():  # another run finished it first
-                shutil.rmtree(building, ignore_errors=True)
-            else:
-                building.rename(env)
+            _publish(building, env, {"requirements": requirements, "installed": installed})
         except BaseException:
             shutil.rmtree(building, ignore_errors=True)
             raise
