@@ -372,6 +372,26 @@ class AnthropicMessages(Profile):
             self._kinds.setdefault(index, BLOCK)
             return (Open(pos=pos, key=key, id=None, name=None, kind=BLOCK),)
         self._kinds.setdefault(index, call_kind)
+        id_, name = block.get("id"), block.get("name")
+        if (
+            type(id_) is str
+            and id_
+            and type(name) is str
+            and name
+            and block.keys() <= _CALL_BLOCK_MEMBERS[block_type]
+        ):
+            # The usual start: what open_call yields for a non-empty string
+            # id and name and no unknown member, without its generator.
+            return (
+                Open(
+                    pos=pos,
+                    key=key,
+                    id=id_,
+                    name=name,
+                    kind=call_kind,
+                    initial_input=block.get("input"),
+                ),
+            )
         opened = open_call(
             pos,
             key,
