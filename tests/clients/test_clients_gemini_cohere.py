@@ -38,6 +38,7 @@ from tests.support.builders_gemini_cohere_invoke import (
 )
 from toolstream.cli import cli
 from toolstream.clients import CLIENTS, client_adapter
+from toolstream.clients.base import StallTimeout
 from toolstream.clients.harness import GENERATED_ID
 from toolstream.diff import diff_fixture
 
@@ -345,8 +346,16 @@ def test_stall_mid_stream_is_bounded(name: str) -> None:
     needs(name)
     fixture = G_PARALLEL if name in GOOGLE else C_SEED
     started = time.monotonic()
-    outcome = client_adapter(f"{name}@stall:5", timeout=0.5).run(fixture)
-    assert outcome.rejected and "Timeout" in (outcome.reason or "")
+    try:
+        outcome = client_adapter(f"{name}@stall:5", timeout=0.5).run(fixture)
+    except StallTimeout:
+        # the per-case deadline (0.5 s from the start, checked between the
+        # chunks the library yields) passed before the library's own read
+        # timeout fired: on a loaded machine building the client takes that
+        # long.  Bounded as well; the time below tells it from a late bound.
+        pass
+    else:
+        assert outcome.rejected and "Timeout" in (outcome.reason or "")
     assert time.monotonic() - started < 4.0
 
 
