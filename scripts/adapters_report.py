@@ -40,7 +40,7 @@ times the whole-corpus Python matrix, see docs/performance.md).
 
 Usage: python scripts/adapters_report.py [--corpus DIR] [--docs FILE] [-j N] [--check]
            [--only adapters|clients|matrix] [--clients A,B|python] [--transports T,U]
-           [--sample K]
+           [--sample K] [--save-result DIR]
 """
 
 from __future__ import annotations
@@ -73,6 +73,7 @@ from adapters_report_render import (  # noqa: E402
     splice,
 )
 
+from toolstream.caseio import atomic_write  # noqa: E402
 from toolstream.diff import DiffResult  # noqa: E402
 from toolstream.diff.session import (  # noqa: E402
     CaseFinished,
@@ -169,6 +170,14 @@ def main(argv: list[str] | None = None) -> int:
         help=f"the matrix's cases per operator and profile (default {MATRIX_SAMPLE};"
         " 0: the whole corpus)",
     )
+    parser.add_argument(
+        "--save-result",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also write each client run's JSON result (toolstream diff --format json)"
+        " as DIR/clients.json and DIR/matrix.json: what toolstream distill reads",
+    )
     args = parser.parse_args(argv)
 
     # case paths in the docs are relative to the repository
@@ -211,6 +220,10 @@ def main(argv: list[str] | None = None) -> int:
                 f" transports in {time.monotonic() - started:.1f} s (-j {args.jobs})",
                 file=sys.stderr,
             )
+            if args.save_result is not None:
+                args.save_result.mkdir(parents=True, exist_ok=True)
+                name = "matrix.json" if html else "clients.json"
+                atomic_write(args.save_result / name, result.to_json())
             block = render_clients(result, corpus, clients, these, missing, per, markers)
             updated = splice(updated, block, *markers)
             if html:  # the matrix run is also the HTML page (docs/ or out/, by its size)
