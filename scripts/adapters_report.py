@@ -66,7 +66,9 @@ from adapters_report_render import (  # noqa: E402
     MATRIX_BEGIN,
     MATRIX_END,
     MATRIX_SAMPLE,
+    DistillManifest,
     Unsupported,
+    read_distilled,
     render,
     render_clients,
     sample,
@@ -121,8 +123,10 @@ def run_clients(
     per: int | None = None,
     *,
     details: bool = False,
+    kept: DistillManifest | None = None,
 ) -> tuple[DiffResult, dict[str, str]]:
-    """Every available client x transport over ``corpus`` (or its sample),
+    """Every available client x transport over ``corpus`` (or its sample, or
+    the cases a distill manifest keeps),
     one session; the clients whose library is missing, with the reason.
     ``details``: the result also holds each disagreeing case's stream (what
     the HTML page shows)."""
@@ -133,7 +137,9 @@ def run_clients(
     specs: list[RunSpec] = client_specs([n for n in clients if n not in missing], transports)
     # the workers of -j N resolve the clients with the same per-case timeout
     session = DiffSession.open(corpus.as_posix(), specs, jobs=jobs, timeout=DEFAULT_TIMEOUT)
-    if per is not None:
+    if kept is not None:
+        session.cases = kept.select(session.cases, corpus)
+    elif per is not None:
         session.cases = sample(session.cases, per)
     result = session.run(_Progress())
     if details:
@@ -169,6 +175,14 @@ def main(argv: list[str] | None = None) -> int:
         default=MATRIX_SAMPLE,
         help=f"the matrix's cases per operator and profile (default {MATRIX_SAMPLE};"
         " 0: the whole corpus)",
+    )
+    parser.add_argument(
+        "--distilled",
+        type=Path,
+        default=None,
+        metavar="DISTILL.jsonl",
+        help="the matrix runs over the cases of --corpus this distill manifest keeps"
+        " (toolstream distill's DISTILL.jsonl), instead of --sample",
     )
     parser.add_argument(
         "--save-result",
@@ -209,10 +223,30 @@ def main(argv: list[str] | None = None) -> int:
             runs.append((["plain"], None, (CLIENTS_BEGIN, CLIENTS_END)))
         if args.only in (None, "matrix"):
             runs.append((transports, args.sample or None, (MATRIX_BEGIN, MATRIX_END)))
+        distilled = None
+        if args.distilled is not None:
+            try:
+                distilled = read_distilled(args.distilled, corpus)
+            except ValueError as error:
+                print(f"adapters-report: {error}", file=sys.stderr)
+                return 64
         for these, per, markers in runs:
             started = time.monotonic()
             html = markers == (MATRIX_BEGIN, MATRIX_END)
-            result, missing = run_clients(corpus, clients, these, args.jobs, per, details=html)
+            kept = distilled if html else None
+            try:
+                result, missing = run_clients(
+                    corpus,
+                    clients,
+                    these,
+                    args.jobs,
+                    None if kept else per,
+                    details=html,
+                    kept=kept,
+                )
+            except ValueError as error:  # a distill manifest of another corpus
+                print(f"adapters-report: {error}", file=sys.stderr)
+                return 64
             for name, why in missing.items():
                 print(f"adapters-report: {name} not measured: {why}", file=sys.stderr)
             print(
@@ -224,7 +258,9 @@ def main(argv: list[str] | None = None) -> int:
                 args.save_result.mkdir(parents=True, exist_ok=True)
                 name = "matrix.json" if html else "clients.json"
                 atomic_write(args.save_result / name, result.to_json())
-            block = render_clients(result, corpus, clients, these, missing, per, markers)
+            block = render_clients(
+                result, corpus, clients, these, missing, None if kept else per, markers, kept=kept
+            )
             updated = splice(updated, block, *markers)
             if html:  # the matrix run is also the HTML page (docs/ or out/, by its size)
                 updated = write_page(result, ROOT, updated, check=args.check)

@@ -140,3 +140,32 @@ def test_a_claim_takes_the_layer_of_the_cases_that_show_it(
         "Disagreements by layer: reassembly 3, strictness 1, transport 0; tool policy 2"
         " (the application's job: the library does not claim to check it)."
     )
+
+
+def test_the_matrix_runs_over_the_cases_a_distill_manifest_keeps(
+    render: ModuleType, tmp_path: Path
+) -> None:
+    from types import SimpleNamespace
+
+    from toolstream.corpus.distill import Behaviour, Distilled
+
+    corpus = Path("corpus/cases")
+    cases = [SimpleNamespace(path=f"corpus/cases/op/{n}.json") for n in "abcd"]
+    witness = (Behaviour("(case)", "pass", "op", "openai", "agree"),)
+    written = Distilled((("op/b.json", witness), ("op/d.json", witness)), 4, 7)
+    manifest = tmp_path / "DISTILL.jsonl"
+    manifest.write_text("\n".join(written.manifest_lines()) + "\n", encoding="utf-8")
+
+    kept = render.read_distilled(manifest, corpus)
+    assert (kept.cases_total, kept.behaviours) == (4, 7)
+    assert [c.path for c in kept.select(cases, corpus)] == [cases[1].path, cases[3].path]
+    # distilled from another corpus: refused, never a matrix over part of it
+    with pytest.raises(ValueError, match="distilled from a corpus of 4 cases"):
+        kept.select(cases[:3], corpus)
+    stale = Distilled((("op/b.json", witness), ("op/z.json", witness)), 4, 7)
+    manifest.write_text("\n".join(stale.manifest_lines()) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"keeps op/z\.json"):
+        render.read_distilled(manifest, corpus).select(cases, corpus)
+    manifest.write_text('{"format": "toolstream-diff/1"}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="not a distill manifest"):
+        render.read_distilled(manifest, corpus)
