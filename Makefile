@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: version-env guard-sweep extras-check gateways-report adapters-js js-if-node test release-check lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-patterns bench-clients bench-shrink client-versions field-bugs
+.PHONY: version-env guard-sweep extras-check gateways-report adapters-js js-if-node test release-check lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-serve-cpu bench-patterns bench-clients bench-shrink client-versions field-bugs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -149,6 +149,10 @@ bench-shrink: $(ADAPTERS_STAMP) js-if-node
 # toolstream serve under load: the shipped corpus through 1, 16 and 64 concurrent clients.
 bench-serve: $(STAMP)
 	$(BIN)/python bench/serve.py
+
+# The server's own CPU per request (handler thread CPU time), 300 cases once each; docs/performance.md.
+bench-serve-cpu: $(STAMP)
+	$(BIN)/python bench/serve_cpu.py
 
 # Three releases of each client that takes --client NAME==VERSION over a corpus sample,
 # and one real bisect (environments built into the user cache: minutes cold);
