@@ -225,7 +225,8 @@ def oracle_records(text: str, wire: str) -> list[Record] | None:
         if not data:
             return [b"[]"]
         leads = [b"[", *([b",\r\n"] * (len(data) - 1))]
-        return [lead + d.encode() for lead, d in zip(leads, data, strict=True)] + [b"]"]
+        elements: list[Record] = [lead + d.encode() for lead, d in zip(leads, data, strict=True)]
+        return [*elements, b"]"]
     if wire in ("bedrock", "bedrock-invoke"):
         return _frames(case, items)
     raise AssertionError(wire)
