@@ -105,7 +105,15 @@ def test_a_javascript_version_older_than_its_driver_is_one_line() -> None:
     # a JS driver that declares no oldest runs only at its pin (ai_sdk.mjs
     # imports every provider, so no release of one can run on its own)
     with pytest.raises(VersionError, match="runs only at its pinned version"):
-        check_supported(CLIENTS["ai-sdk-openai-compatible"], "1.0.0")
+        check_supported(CLIENTS["ai-sdk-openai-chat"], "3.0.0")
+    # ai_sdk_openai_compatible.mjs imports its provider alone: every release
+    check_supported(CLIENTS["ai-sdk-openai-compatible"], "0.0.2")
+    with pytest.raises(VersionError) as older:
+        check_supported(CLIENTS["ai-sdk-openai-compatible"], "0.0.1")
+    assert str(older.value) == (
+        "client 'ai-sdk-openai-compatible' supports @ai-sdk/openai-compatible 0.0.2 and"
+        " later, not 0.0.1"
+    )
 
 
 def test_a_javascript_release_folder_pins_the_rest_from_package_json(
@@ -119,6 +127,18 @@ def test_a_javascript_release_folder_pins_the_rest_from_package_json(
         "@ai-sdk/openai-compatible": "2.0.10",
         "ai": pins["ai"],
     }
+    # an older major line runs under the "ai" of its own provider specification
+    assert npm_requirements(compatible, "0.2.15") == {
+        "@ai-sdk/openai-compatible": "0.2.15",
+        "ai": "4.3.19",
+        "zod": "3.25.76",
+    }
+    assert npm_requirements(compatible, "1.0.61") == {
+        "@ai-sdk/openai-compatible": "1.0.61",
+        "ai": "5.0.277",
+    }
+    assert npm_requirements(compatible, "1.0.0-beta.2")["ai"] == "5.0.277"
+    assert _npm_env_dir(compatible, "0.2.15") != _npm_env_dir(compatible, "0.2.16")
     monkeypatch.setenv(ENV_DIR_VARIABLE, str(tmp_path))
     node = CLIENTS["openai-node-chat-create"]
     assert isinstance(node, NodeClient)
@@ -130,6 +150,28 @@ def test_a_javascript_release_folder_pins_the_rest_from_package_json(
     # both drivers of one package share its folder; another version has its own
     assert _npm_env_dir(CLIENTS["openai-node-chat-stream"], "4.104.0") == folder  # type: ignore[arg-type]
     assert _npm_env_dir(node, "5.23.2") != folder
+
+
+def test_a_release_whose_engines_ask_for_a_newer_node_is_refused_in_one_line(
+    tmp_path: Path,
+) -> None:
+    from toolstream.clients.versions import engines_refusal
+
+    package = tmp_path / "node_modules" / "@ai-sdk" / "openai-compatible"
+    package.mkdir(parents=True)
+    manifest = package / "package.json"
+    library = "@ai-sdk/openai-compatible"
+    manifest.write_text(json.dumps({"engines": {"node": ">=22"}}), encoding="utf-8")
+    assert engines_refusal(library, "3.0.23", tmp_path, "20.20.2") == (
+        "@ai-sdk/openai-compatible@3.0.23 needs Node.js >=22 (its engines); node here is 20.20.2"
+    )
+    assert engines_refusal(library, "3.0.23", tmp_path, "22.0.0") is None
+    assert engines_refusal(library, "3.0.23", tmp_path, "24.1.0") is None
+    manifest.write_text(json.dumps({"engines": {"node": ">=18.12.1"}}), encoding="utf-8")
+    assert engines_refusal(library, "2.0.58", tmp_path, "18.12.0") is not None
+    assert engines_refusal(library, "2.0.58", tmp_path, "20.20.2") is None
+    manifest.write_text(json.dumps({"name": library}), encoding="utf-8")
+    assert engines_refusal(library, "2.0.58", tmp_path, "16.0.0") is None  # none asked
 
 
 def test_a_javascript_version_too_old_is_refused_before_npm_runs(

@@ -377,7 +377,13 @@ class NodeClient(Client):
     of ``packages[0]`` it adapts to (``--client NAME==VERSION``:
     :class:`toolstream.clients.versions.VersionedNodeClient`, which installs
     ``packages`` alone, so only a client whose module imports nothing else
-    declares one); ``None``: it runs only at its pinned version."""
+    declares one); ``None``: it runs only at its pinned version.
+
+    ``lines``: ``(before, pins)`` in ascending order of ``before``: a release
+    of ``packages[0]`` older than ``before`` is installed with ``pins`` (exact
+    versions of its companions, by package name) instead of the pins of
+    ``js/package.json``, for the first entry it is older than (a library
+    whose major lines each take their own companion release)."""
 
     extra = None
     concurrent_runs = True  # cases side by side in the one runner, each by its seq
@@ -391,6 +397,7 @@ class NodeClient(Client):
         *,
         module: str,
         oldest: str | None = None,
+        lines: tuple[tuple[str, Mapping[str, str]], ...] = (),
     ) -> None:
         self.name = name
         self.driver = name
@@ -399,6 +406,7 @@ class NodeClient(Client):
         self.framing = framing
         self.module = module
         self.oldest = oldest
+        self.lines = lines
         self.runner = _RUNNER
 
     def available(self) -> str | None:
@@ -460,6 +468,23 @@ OPENAI_NODE_OLDEST: Final = "4.16.0"
 ``tool_calls`` (4.15.x, which added it, accumulates ``function_call``
 only): the oldest the openai_node.mjs driver adapts to (its header)."""
 
+OPENAI_COMPATIBLE_OLDEST: Final = "0.0.2"
+"""The first release of @ai-sdk/openai-compatible on the registry: the
+ai_sdk_openai_compatible.mjs driver reads every release from it on (its
+header)."""
+
+OPENAI_COMPATIBLE_LINES: Final[tuple[tuple[str, Mapping[str, str]], ...]] = (
+    # each major line implements one provider specification, and each "ai"
+    # major line drives only its own (ai 4 refuses a model that is not v1,
+    # ai 5 one that is not v2): 0.x is spec v1, for ai 4 (4.3.19, the last,
+    # on the same @ai-sdk/provider 1.1.3 as 0.2.x), whose zod peer is 3.x;
+    # 1.x is spec v2, for ai 5 (5.0.277, the last); 2.x is spec v3, for the
+    # pinned ai 6
+    ("1.0.0", {"ai": "4.3.19", "zod": "3.25.76"}),
+    ("2.0.0", {"ai": "5.0.277"}),
+)
+"""The ``ai`` release each major line of @ai-sdk/openai-compatible runs under."""
+
 NODE_CLIENTS: tuple[NodeClient, ...] = (
     NodeClient(
         "ai-sdk-openai-chat", ("@ai-sdk/openai", "ai"), ("openai", "mistral"), module="ai_sdk"
@@ -502,5 +527,7 @@ NODE_CLIENTS: tuple[NodeClient, ...] = (
         ("@ai-sdk/openai-compatible", "ai"),
         ("openai", "mistral"),
         module="ai_sdk_openai_compatible",
+        oldest=OPENAI_COMPATIBLE_OLDEST,
+        lines=OPENAI_COMPATIBLE_LINES,
     ),
 )

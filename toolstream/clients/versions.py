@@ -16,14 +16,18 @@ run), never the library's behaviour.
 
 A JavaScript client (:class:`VersionedNodeClient`) gets an npm folder under
 the same root instead: its package at that version and the rest of its
-``packages`` at the versions ``js/package.json`` pins, installed by ``npm
+``packages`` at the versions ``js/package.json`` pins (or the pins the
+client declares for that release's line, ``NodeClient.lines``: an older
+major line of a provider with the ``ai`` release of its own), installed by ``npm
 install`` with the shipped lockfile beside a package.json naming just
 those (so npm takes every version the lockfile has that still fits), and a
 copy of the runner and its drivers in a subfolder (``runner-<digest of the
 sources>/``).  Node resolves an ES module's imports from the folder of the
 importing file and its parents, never from ``NODE_PATH``, and a symlinked
 file by its real path: so a copy, whose parent's ``node_modules`` holds that
-release.  It loads only the client's driver module (``run.mjs MODULE``).
+release.  It loads only the client's driver module (``run.mjs MODULE``).  A
+release whose ``engines`` ask for a newer Node.js than the one here is
+refused in one line (npm installs it anyway).
 """
 
 from __future__ import annotations
@@ -291,10 +295,58 @@ def npm_pins() -> dict[str, str]:
 
 def npm_requirements(client: NodeClient, version: str) -> dict[str, str]:
     """The package.json ``dependencies`` of ``client``'s folder at ``version``:
-    its library at that version, the rest of its packages at their pins."""
+    its library at that version, the rest of its packages at their pins, or
+    at the pins of the release line ``version`` belongs to (``client.lines``;
+    a pre-release is in its release's line: 1.0.0-beta.2 in 1.x's)."""
     library, *others = client.packages
     pins = npm_pins()
-    return {library: version, **{name: pins.get(name, "*") for name in others}}
+    line = next(
+        (dict(line_pins) for before, line_pins in client.lines
+         if version_key(version)[0] < version_key(before)[0]),
+        {},
+    )  # fmt: skip
+    others_pinned = {name: line.get(name) or pins.get(name, "*") for name in others}
+    return {library: version, **others_pinned, **{k: v for k, v in line.items() if k != library}}
+
+
+def node_version() -> str | None:
+    """``node --version`` without its ``v`` (None when node does not answer)."""
+    node = shutil.which("node")
+    if node is None:
+        return None
+    try:
+        done = subprocess.run(
+            [node, "--version"], capture_output=True, text=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.strip().lstrip("v") or None if done.returncode == 0 else None
+
+
+def engines_refusal(library: str, version: str, env: Path, node: str | None) -> str | None:
+    """Why the release in ``env`` cannot run on ``node`` (its package.json's
+    ``engines.node`` asks for a newer one), or None.  Only ``>=X[.Y[.Z]]``
+    bounds are read (the form the drivers' packages use); npm installs a
+    release whatever its engines say, and a newer syntax or API in it would
+    otherwise fail at import or mid-stream and look like the library's own
+    error."""
+    try:
+        data = json.loads(
+            (env / "node_modules" / library / "package.json").read_text(encoding="utf-8")
+        )
+    except (OSError, ValueError):
+        return None
+    engines = data.get("engines")
+    wanted = engines.get("node") if isinstance(engines, dict) else None
+    if not isinstance(wanted, str) or node is None:
+        return None
+    for bound in re.findall(r">=\s*v?(\d+(?:\.\d+){0,2})", wanted):
+        if version_key(node) < version_key(bound):
+            return (
+                f"{library}@{version} needs Node.js {wanted.strip()} (its engines);"
+                f" node here is {node}"
+            )
+    return None
 
 
 def _npm_env_dir(client: NodeClient, version: str) -> Path:
@@ -346,6 +398,9 @@ def prepare_npm_env(
         except BaseException:
             shutil.rmtree(building, ignore_errors=True)
             raise
+    refusal = engines_refusal(library, version, env, node_version())
+    if refusal is not None:
+        raise VersionError(f"client {client.name!r}: {refusal}")
     _runner_copy(env)
     return env
 
@@ -385,6 +440,7 @@ class VersionedNodeClient(NodeClient):
             base.framing,
             module=base.module,
             oldest=base.oldest,
+            lines=base.lines,
         )
         self.base = base
         self.pinned = pinned

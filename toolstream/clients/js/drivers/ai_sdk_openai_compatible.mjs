@@ -11,6 +11,15 @@
 // an AISDKError is the refusal; anything else thrown is a crash.  Client: a
 // dummy key, baseURL at the case's /v1, maxRetries: 0 and the case's
 // abortSignal (streamText's).
+//
+// Releases (`--client ai-sdk-openai-compatible==VERSION`): every one from
+// 0.0.2, the first on the registry; this module imports only this provider
+// and "ai" (through ai_sdk_stream.mjs), so another provider's release does
+// not matter.  createOpenAICompatible({name, apiKey, baseURL}) is the same
+// in every line; each major line runs under the "ai" of its provider
+// specification (0.x: ai 4, 1.x: ai 5, 2.x: ai 6, the pin; node.py's
+// OPENAI_COMPATIBLE_LINES), and ai_sdk_stream.mjs reads ai 4's stream parts.
+// 3.x asks for Node.js 22 (its engines) and is refused on an older node.
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 
 import { run } from "./ai_sdk_stream.mjs";
