@@ -22,15 +22,17 @@ test: $(STAMP) js-if-node release-check
 	$(BIN)/python -m pytest -q -n 2
 
 # The older client releases the tests drive (tests/clients/test_client_version_env.py):
-# openai-python 2.8.0, and openai-node 4.104.0 when npm is here, built into the user cache
+# openai-python 2.8.0, and openai-node 4.104.0 and @ai-sdk/openai-compatible 0.2.15, 0.2.16,
+# 2.0.57, 2.0.58 when npm is here, built into the user cache
 # here, where reaching the package indexes is an install step, so that no test does;
 # reused once built.
 version-env: $(STAMP)
 	$(BIN)/python -c 'from toolstream.clients.registry import CLIENTS; from toolstream.clients.versions import prepare_env; print(prepare_env(CLIENTS["openai-chat-create"], "2.8.0", progress=print))'
 	@if command -v npm >/dev/null 2>&1; then \
 		$(BIN)/python -c 'from toolstream.clients.registry import CLIENTS; from toolstream.clients.versions import prepare_env; print(prepare_env(CLIENTS["openai-node-chat-stream"], "4.104.0", progress=print))'; \
+		$(BIN)/python -c 'from toolstream.clients.registry import CLIENTS; from toolstream.clients.versions import prepare_env; [print(prepare_env(CLIENTS["ai-sdk-openai-compatible"], v, progress=print)) for v in ("0.2.15", "0.2.16", "2.0.57", "2.0.58")]'; \
 	else \
-		echo "npm not found: the openai-node 4.104.0 folder is not built (its test skips)"; \
+		echo "npm not found: the openai-node and @ai-sdk/openai-compatible folders are not built (their tests skip)"; \
 	fi
 
 # The release check: the standard-library suite at the top of tests/ under the bare

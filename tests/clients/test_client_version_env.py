@@ -1,10 +1,11 @@
 """``--client NAME==VERSION`` for real: openai-python 2.8.0 (the last line
 before the SDK moved to httpx2) in an environment of its own, and
-openai-node 4.104.0 (the last 4.x) in an npm folder of its own, in the user
+openai-node 4.104.0 (the last 4.x) and @ai-sdk/openai-compatible 0.2.15,
+0.2.16, 2.0.57 and 2.0.58 in npm folders of their own, in the user
 cache.  The tests never build them (that reaches the package index, and tests
 reach only 127.0.0.1): ``make test`` does, before pytest (``make
 version-env``).  Without them the tests skip, saying why, and fail under CI,
-where ``make test`` must have built them (the JavaScript one skips without
+where ``make test`` must have built them (the JavaScript ones skip without
 node, as every JavaScript client test does)."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -152,3 +154,92 @@ def _truncated_arguments() -> dict[str, object]:
 
     role = {"choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]}
     return oai(role, chunk(tc(0, "call_1", "weather", '{"city":')), chunk(finish="tool_calls"))
+
+
+# -- @ai-sdk/openai-compatible on two major lines, built by make version-env ---------------
+
+COMPATIBLE = "ai-sdk-openai-compatible"
+COMPATIBLE_VERSIONS = ("0.2.15", "0.2.16", "2.0.57", "2.0.58")
+"""Around the fixes of vercel/ai#7238 (0.2.16: ``tool_calls[].index``
+optional) and vercel/ai#14722 (2.0.58: a name after the arguments); 0.x
+runs beside ai 4.3.19, 2.x beside the pinned ai 6."""
+FIELD_FIXTURES = Path(__file__).resolve().parents[2] / "bench" / "field_bugs" / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def compatible_envs() -> list[Path]:
+    import shutil
+
+    from toolstream.clients.node import NodeClient
+    from toolstream.clients.versions import _npm_env_dir, prepare_npm_env
+
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node or npm is not on PATH (the JavaScript clients need Node.js 20)")
+    client = CLIENTS[COMPATIBLE]
+    assert isinstance(client, NodeClient)
+    missing = [v for v in COMPATIBLE_VERSIONS if not (_npm_env_dir(client, v) / _DONE).is_file()]
+    if missing:
+        why = f"no npm folder for {COMPATIBLE} {', '.join(missing)}: `make version-env` builds them"
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+    try:
+        return [prepare_npm_env(client, v) for v in COMPATIBLE_VERSIONS]  # cached: no npm
+    except VersionError as error:
+        pytest.fail(str(error))
+
+
+def test_the_openai_compatible_driver_tells_the_fixed_releases_apart(
+    compatible_envs: list[Path], tmp_path: Path
+) -> None:
+    """Each release with the "ai" of its own line: the index-less call is
+    refused by 0.2.15's chunk schema and handed over by 0.2.16; the name
+    after the arguments is refused by 2.0.57 and read by 2.0.58; ai 4's
+    per-call error (a call of a tool the request did not declare) is an
+    invalid call, not a refusal of the turn; ai 4's jsonSchema() does not
+    validate, so input outside the schema is handed over there."""
+    from tests.support.builders import chunk, tc
+    from tests.support.diff_fixtures import oai
+
+    role = {"choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]}
+    schemas = {
+        "weather": {"type": "object", "properties": {"city": {"type": "string"}},
+                    "required": ["city"], "additionalProperties": False},
+    }  # fmt: skip
+    unknown = oai(role, chunk(tc(0, "call_1", "lookup", '{"q":"x"}')), chunk(finish="tool_calls"))
+    outside = oai(
+        role, chunk(tc(0, "call_1", "weather", '{"town":"Paris"}')), chunk(finish="tool_calls")
+    )
+    unknown["tool_schemas"] = outside["tool_schemas"] = schemas
+    cases = [
+        FIELD_FIXTURES / "no_index.json",
+        FIELD_FIXTURES / "name_after_arguments.json",
+        write_case(tmp_path, "unknown", unknown),
+        write_case(tmp_path, "outside", outside),
+    ]
+    names = [f"{COMPATIBLE}=={v}" for v in COMPATIBLE_VERSIONS]
+    done = CliRunner().invoke(
+        cli,
+        ["diff", *map(str, cases), *(a for n in names for a in ("--client", n)),
+         "--format", "json", "--fail-on", "never"],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)
+    assert [a["version"] for a in data["adapters"]] == list(COMPATIBLE_VERSIONS)
+    no_index, late_name, unknown_row, outside_row = data["cases"]
+
+    def outcome(row: dict[str, Any], version: str) -> tuple[str, str | None]:
+        result = row["results"][f"{COMPATIBLE}=={version}"]
+        return result["classification"], result.get("handover")
+
+    assert outcome(no_index, "0.2.15") == ("agree", None)
+    assert "TypeValidationError" in no_index["results"][f"{COMPATIBLE}==0.2.15"]["detail"]
+    assert outcome(no_index, "0.2.16") == ("unsafe_accept", "extra_call")
+    assert outcome(late_name, "2.0.57") == ("false_reject", None)
+    assert outcome(late_name, "2.0.58") == ("agree", None)
+    for version in ("0.2.15", "0.2.16"):
+        flagged = unknown_row["results"][f"{COMPATIBLE}=={version}"]
+        assert flagged["classification"] == "agree" and not flagged["calls"], flagged
+        (invalid,) = flagged["invalid"]
+        assert json.loads(invalid)["name"] == "lookup" and "NoSuchToolError" in invalid
+        assert outcome(outside_row, version) == ("unsafe_accept", "as_sent")
