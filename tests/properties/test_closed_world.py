@@ -475,6 +475,12 @@ _RESPONSES_LEVELS = {
 
 
 _RESPONSE = responses_members.RESPONSE_LEVELS
+_PARTS = sorted(
+    (item_type, array, part_type)
+    for item_type, arrays in responses_members.ITEM_PARTS.items()
+    for array, part_types in arrays.items()
+    for part_type in part_types
+)
 _LIFECYCLE = sorted(responses_members.LIFECYCLE_EVENTS)
 
 
@@ -505,7 +511,9 @@ def test_a_member_outside_every_dialect_blocks_a_responses_turn(data: st.DataObj
     # Every object that carries the call; every lifecycle event, its response
     # object, usage and token details, and the items of response.output; the
     # items of every other known type, added or done.
-    where = data.draw(st.sampled_from(["call", "lifecycle", "item", "output item"]), label="where")
+    where = data.draw(
+        st.sampled_from(["call", "lifecycle", "item", "output item", "part"]), label="where"
+    )
     item_type = data.draw(st.sampled_from(sorted(responses_members.ITEM_MEMBERS)), label="item")
     stream = responses_turn(responses_call(), _item_events(item_type))
     assert validate(responses(stream)).status == "pass"
@@ -516,6 +524,27 @@ def test_a_member_outside_every_dialect_blocks_a_responses_turn(data: st.DataObj
         at, path, call_known = _RESPONSES_LEVELS[level]
         name = data.draw(_unknown_at("openai-responses", "call", call_known), label="name")
         _put(stream, at, path, name, value)
+    elif where == "part":
+        # A part of a message's content or of a reasoning item's summary or
+        # content, in the item as added or as done, or in response.output.
+        item_type, array, part_type = data.draw(st.sampled_from(_PARTS), label="part")
+        part_known = responses_members.ITEM_PARTS[item_type][array][part_type]
+        part: dict[str, Any] = {"type": part_type}
+        part["refusal" if "refusal" in part_known else "text"] = "x"
+        name = data.draw(
+            _unknown_at("openai-responses", f"item.{array}[]", part_known), label="name"
+        )
+        part[name] = value
+        stream = responses_turn(responses_call(), _item_events(item_type))
+        assert validate(responses(stream)).status == "pass"
+        at = data.draw(st.sampled_from([-3, -2, -1]), label="added, done or completed")
+        if at == -1:
+            item = {"type": item_type, "id": "it_1", array: [part]}
+            stream[at]["response"]["output"] = [item, call_item]
+            level = f"response.completed.response.output[].{array}[]"
+        else:
+            stream[at]["item"][array] = [part]
+            level = f"item.{array}[]"
     elif where == "item":
         at = data.draw(st.sampled_from([-3, -2]), label="added or done")
         known = responses_members.ITEM_MEMBERS[item_type]
@@ -552,6 +581,7 @@ def test_a_member_outside_every_dialect_blocks_a_responses_turn(data: st.DataObj
 
 _INTERACTIONS = gemini_interactions_members.EVENT_LEVELS
 _INTERACTION_CALL = gemini_interactions_members.CALL_LEVELS
+_STEPS = gemini_interactions_members.STEP_MEMBERS
 
 
 @settings(max_examples=300, deadline=None, database=None)
@@ -563,8 +593,19 @@ def test_a_member_outside_every_dialect_blocks_a_gemini_interactions_turn(
     # interaction of the lifecycle events and every usage object, the
     # function_call step and the arguments_delta.
     levels = sorted(level for level in [*_INTERACTIONS, *_INTERACTION_CALL] if level != "error")
-    level = data.draw(st.sampled_from(levels), label="level")
+    level = data.draw(st.sampled_from([*levels, "block step"]), label="level")
     stream = gi_turn(gi_call())
+    if level == "block step":
+        # A step that carries no call, beside the call: its own members.
+        step_type = data.draw(st.sampled_from(sorted(_STEPS)), label="step")
+        name = data.draw(
+            _unknown_at("gemini-interactions", "step.start.step", _STEPS[step_type]), label="name"
+        )
+        step = {"type": step_type, name: data.draw(_ANY_VALUE, label="value")}
+        start = {"event_type": "step.start", "index": 1, "step": step}
+        stream[-1:-1] = [start, {"event_type": "step.stop", "index": 1}]
+        _blocks_naming(validate(interactions(stream)), "gemini-interactions", level, name)
+        return
     # created, step.start, two step.delta, step.stop, completed
     kind = level.split(".")[0] + "." + level.split(".")[1]
     positions = {
@@ -585,3 +626,35 @@ def test_a_member_outside_every_dialect_blocks_a_gemini_interactions_turn(
     path = tuple(level.split(".")[2:])
     _put(stream, at, path, name, data.draw(_ANY_VALUE, label="value"))
     _blocks_naming(validate(interactions(stream)), "gemini-interactions", level, name)
+
+
+def test_every_member_a_closed_level_lists_is_accepted() -> None:
+    # The other half of the closed world: no false red.  Each level closed
+    # here, holding every member it lists (nulls, which the API sends for an
+    # absent value), leaves the valid turn passing.
+    for item_type, arrays in responses_members.ITEM_PARTS.items():
+        for array, part_types in arrays.items():
+            for part_type, known in part_types.items():
+                part = {member: None for member in known} | {"type": part_type}
+                stream = responses_turn(responses_call(), _item_events(item_type))
+                stream[-2]["item"][array] = [part]
+                report = validate(responses(stream))
+                assert report.status == "pass", (item_type, array, report.to_json())
+    for level in ("stop_details", "container", "context_management"):
+        for at, path in (
+            (0, ("message",)),
+            (-2, ("delta",) if level != "context_management" else ()),
+        ):
+            stream = anthropic_turn(tool_block())
+            known = _MESSAGE[".".join([stream[at]["type"], *path, level])]
+            _put(stream, at, path, level, {member: None for member in known})
+            assert validate(anthropic(stream)).status == "pass", (level, path)
+    for step_type, known in _STEPS.items():
+        step = {member: None for member in known} | {"type": step_type}
+        stream = gi_turn(gi_call())
+        stream[-1:-1] = [
+            {"event_type": "step.start", "index": 1, "step": step},
+            {"event_type": "step.stop", "index": 1},
+        ]
+        report = validate(interactions(stream))
+        assert report.status == "pass", (step_type, report.to_json())

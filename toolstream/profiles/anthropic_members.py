@@ -21,7 +21,14 @@ beta is on): ``src/anthropic/types/raw_message_start_event.py``,
 ``message_delta_usage.py``, ``raw_message_stop_event.py``, and
 ``types/beta/beta_message.py``, ``beta_usage.py``,
 ``beta_raw_message_delta_event.py``, ``beta_message_delta_usage.py``.
-Members seen in the real recordings surveyed (``stop_details``,
+The objects ``stop_details``
+(``beta_refusal_stop_details.py``; the stable ``RefusalStopDetails`` holds
+a subset), ``container`` (``beta_container.py``) and
+``context_management`` (``beta_context_management_response.py``) are
+closed too: each is documented member by member.  Their arrays
+(``container.skills``, ``context_management.applied_edits``) list what the
+request loaded or had edited; their entries are known and not read, and
+not closed member by member.  Members seen in the real recordings surveyed (``stop_details``,
 ``usage.cache_creation``, ``usage.inference_geo``, ``usage.service_tier``,
 ``usage.server_tool_use``, ``tool_use.caller``) are all in these types.
 """
@@ -34,6 +41,22 @@ _USAGE_DETAILS = {
     "server_tool_use": frozenset({"web_fetch_requests", "web_search_requests"}),
     "output_tokens_details": frozenset({"thinking_tokens"}),
 }
+
+# BetaRefusalStopDetails (RefusalStopDetails: type, category, explanation)
+_STOP_DETAILS = frozenset(
+    {
+        "type",
+        "category",
+        "explanation",
+        "fallback_credit_token",
+        "fallback_has_prefill_claim",
+        "recommended_model",
+    }
+)
+# BetaContainer (Container: id, expires_at)
+_CONTAINER = frozenset({"id", "expires_at", "skills"})
+# BetaContextManagementResponse
+_CONTEXT_MANAGEMENT = frozenset({"applied_edits"})
 
 MESSAGE_LEVELS: dict[str, frozenset[str]] = {
     # RawMessageStartEvent
@@ -74,12 +97,18 @@ MESSAGE_LEVELS: dict[str, frozenset[str]] = {
         }
     ),
     **{f"message_start.message.usage.{name}": own for name, own in _USAGE_DETAILS.items()},
+    "message_start.message.stop_details": _STOP_DETAILS,
+    "message_start.message.container": _CONTAINER,
+    "message_start.message.context_management": _CONTEXT_MANAGEMENT,
     # RawMessageDeltaEvent, BetaRawMessageDeltaEvent
     "message_delta": frozenset(
         {"type", "delta", "usage", "context_management", "input_transformations"}
     ),
     # RawMessageDeltaEvent.Delta
     "message_delta.delta": frozenset({"stop_reason", "stop_sequence", "stop_details", "container"}),
+    "message_delta.delta.stop_details": _STOP_DETAILS,
+    "message_delta.delta.container": _CONTAINER,
+    "message_delta.context_management": _CONTEXT_MANAGEMENT,
     # MessageDeltaUsage, BetaMessageDeltaUsage (fallback_credit, iterations: beta)
     "message_delta.usage": frozenset(
         {
@@ -108,9 +137,10 @@ MESSAGE_LEVELS: dict[str, frozenset[str]] = {
 NESTED: dict[str, tuple[str, ...]] = {
     # Which members of a level are objects with a level of their own.
     "message_start": ("message",),
-    "message_start.message": ("usage",),
+    "message_start.message": ("usage", "stop_details", "container", "context_management"),
     "message_start.message.usage": tuple(_USAGE_DETAILS),
-    "message_delta": ("delta", "usage"),
+    "message_delta": ("delta", "usage", "context_management"),
+    "message_delta.delta": ("stop_details", "container"),
     "message_delta.usage": ("server_tool_use", "output_tokens_details"),
 }
 """Object path -> its members that are closed objects (each at

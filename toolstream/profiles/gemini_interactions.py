@@ -64,7 +64,12 @@ from toolstream.profiles._base import (
     slot_index,
 )
 from toolstream.profiles.dialects import unknown_member_message, unread_member
-from toolstream.profiles.gemini_interactions_members import CALL_LEVELS, EVENT_LEVELS, EVENT_NESTED
+from toolstream.profiles.gemini_interactions_members import (
+    CALL_LEVELS,
+    EVENT_LEVELS,
+    EVENT_NESTED,
+    STEP_MEMBERS,
+)
 
 # Step and delta types of the Interactions API (the ``Step`` and
 # ``StepDeltaData`` unions of google-genai's interactions types).
@@ -240,6 +245,18 @@ class GeminiInteractions(Profile):
         elif step_type in BLOCK_STEPS:
             self._kinds.setdefault(index, BLOCK)
             yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
+            known = STEP_MEMBERS.get(step_type)
+            if known is not None and not step.keys() <= known:
+                unread = unread_member(
+                    self, self.name, {"step.start.step": known}, {}, "step.start.step", step
+                )
+                if unread is not None:
+                    raise ProtocolError(
+                        Code.UNSUPPORTED_EVENT,
+                        f"gemini-interactions {unknown_member_message(unread)}",
+                        key=key,
+                        event=pos,
+                    )
         else:
             # Opened, so that the step's deltas and stop are absorbed by the
             # blocked slot instead of reported again as unknown_slot.

@@ -139,3 +139,14 @@ CALL_LEVELS: dict[str, frozenset[str]] = {
 }
 """What carries a client call: a ``function_call`` step and an
 ``arguments_delta``."""
+
+STEP_MEMBERS: dict[str, frozenset[str]] = {
+    # ThoughtStep (thoughtstep.py)
+    "thought": frozenset({"type", "signature", "summary"}),
+    # ModelOutputStep (modeloutputstep.py)
+    "model_output": frozenset({"type", "content", "error"}),
+}
+"""Step type -> its members, for the steps that carry no call and are
+closed at ``step.start.step``: a thought and the model's output.  The
+other block and built-in tool steps (``user_input``, the ``*_call`` and
+``*_result`` steps) are read by type only: not closed yet."""

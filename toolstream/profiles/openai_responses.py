@@ -64,6 +64,7 @@ from toolstream.profiles._base import (
 from toolstream.profiles.dialects import unknown_member_message, unread_member
 from toolstream.profiles.openai_responses_members import (
     ITEM_MEMBERS,
+    ITEM_PARTS,
     RESPONSE_LEVELS,
     RESPONSE_NESTED,
 )
@@ -303,7 +304,31 @@ class OpenAIResponses(Profile):
             known = ITEM_MEMBERS.get(item_type)
         if known is None:
             return None
-        return unread_member(self, self.name, {where: known}, {}, where, item)
+        unread = unread_member(self, self.name, {where: known}, {}, where, item)
+        if unread is not None or type(item_type) is not str:
+            return unread
+        for array, part_types in ITEM_PARTS.get(item_type, {}).items():
+            parts = item.get(array)
+            for part in parts if type(parts) is list else ():
+                unread = self._unread_part(part, f"{where}.{array}[]", part_types)
+                if unread is not None:
+                    return unread
+        return None
+
+    def _unread_part(
+        self, part: Any, level: str, part_types: Mapping[str, frozenset[str]]
+    ) -> str | None:
+        """The path of what is unknown in one part of an item's array: a
+        part that is no object of a known type, or a member outside its
+        type's set (and every allowed inert dialect at ``level``)."""
+        part_type = part.get("type") if type(part) is dict else None
+        known = part_types.get(part_type) if type(part_type) is str else None
+        if known is None:
+            # Unlike an unknown item type (its slot is reported), a part of
+            # an unknown type has no event of its own: it blocks here.
+            # (Named as the member it is not: the type, or the part itself.)
+            return f"{level}.type={part_type[:40]!r}" if type(part_type) is str else level
+        return unread_member(self, self.name, {level: known}, {}, level, part)
 
     def _check_item(self, item: dict[str, Any], pos: int, key: tuple[int, int]) -> None:
         unread = self._unread_item(item, "item")

@@ -184,3 +184,25 @@ ITEM_MEMBERS: dict[str, frozenset[str]] = {
 """Output item type -> its members, for the items that carry no client call
 (``function_call`` is closed in ``openai_responses.py``; the other client
 items are refused as ``unsupported_call_type`` whatever their members)."""
+
+ITEM_PARTS: dict[str, dict[str, dict[str, frozenset[str]]]] = {
+    # ResponseOutputMessage.content: ResponseOutputText, ResponseOutputRefusal
+    "message": {
+        "content": {
+            "output_text": frozenset({"type", "text", "annotations", "logprobs"}),
+            "refusal": frozenset({"type", "refusal"}),
+        }
+    },
+    # ResponseReasoningItem.summary (Summary), .content (Content)
+    "reasoning": {
+        "summary": {"summary_text": frozenset({"type", "text"})},
+        "content": {"reasoning_text": frozenset({"type", "text"})},
+    },
+}
+"""Output item type -> its arrays of parts -> part type -> the part's
+members (``response_output_message.py``, ``response_output_text.py``,
+``response_output_refusal.py``, ``response_reasoning_item.py``).  A part
+of another type, or with a member outside its set, blocks (the path named
+is ``item.content[]``, ``item.summary[]``...).  The entries of a text's
+``annotations`` and ``logprobs`` (citations and token probabilities) are
+known and not read, and not closed member by member."""
