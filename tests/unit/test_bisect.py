@@ -108,3 +108,70 @@ def test_a_real_change_is_found_among_cached_litellm_releases() -> None:
     assert result.before.startswith("wrong_calls:")
     assert result.after == "agree"
     assert list(result.tested) == CACHED
+
+
+# -- a JavaScript client, from npm folders already cached ------------------------------
+
+LATE_NAME_CASE = FIELD_CASE.parent / "name_after_arguments.json"
+
+
+def test_bisect_refuses_a_javascript_release_its_driver_does_not_take() -> None:
+    from click.testing import CliRunner
+
+    from toolstream.cli import cli
+
+    older = CliRunner().invoke(
+        cli,
+        ["bisect", str(LATE_NAME_CASE), "--client", "ai-sdk-openai-compatible",
+         "--good", "0.0.1", "--bad", "2.0.58"],
+    )  # fmt: skip
+    assert older.exit_code == 64
+    assert "supports @ai-sdk/openai-compatible 0.0.2 and later, not 0.0.1" in older.output
+    pinned_only = CliRunner().invoke(
+        cli,
+        ["bisect", str(LATE_NAME_CASE), "--client", "ai-sdk-openai-chat",
+         "--good", "3.0.0", "--bad", "3.0.1"],
+    )  # fmt: skip
+    assert pinned_only.exit_code == 64 and "runs only at its pinned version" in pinned_only.output
+
+
+def test_bisect_takes_a_javascript_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    """vercel/ai#14722 between its two releases: 2.0.57 refuses a name that
+    comes after the arguments, 2.0.58 reads it.  The registry's listing is
+    stood in for (a test reaches only 127.0.0.1); the two releases are
+    judged for real from their cached npm folders (``make version-env``),
+    else the test skips saying so."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from toolstream.cli import cli
+    from toolstream.clients.node import NodeClient
+    from toolstream.clients.registry import CLIENTS
+    from toolstream.clients.versions import _DONE, _npm_env_dir
+    from toolstream.corpus import bisect as bisect_module
+
+    if shutil.which("node") is None:
+        pytest.skip("node is not on PATH (the JavaScript clients need Node.js 20)")
+    client = CLIENTS["ai-sdk-openai-compatible"]
+    assert isinstance(client, NodeClient)
+    missing = [v for v in ("2.0.57", "2.0.58") if not (_npm_env_dir(client, v) / _DONE).is_file()]
+    if missing:
+        pytest.skip(f"no npm folder for {', '.join(missing)}: `make version-env` builds them")
+    asked: list[tuple[str, bool]] = []
+
+    def listing(package: str, *, javascript: bool = False) -> list[str]:
+        asked.append((package, javascript))
+        return ["2.0.56", "2.0.57", "2.0.58", "2.0.59", "3.0.0-beta.1"]
+
+    monkeypatch.setattr(bisect_module, "released_versions", listing)
+    done = CliRunner().invoke(
+        cli,
+        ["bisect", str(LATE_NAME_CASE), "--client", "ai-sdk-openai-compatible",
+         "--good", "2.0.57", "--bad", "2.0.58", "--format", "json"],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert asked == [("@ai-sdk/openai-compatible", True)]
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    assert (answer["last_unchanged"], answer["first_changed"]) == ("2.0.57", "2.0.58")
+    assert (answer["signature_before"], answer["signature_after"]) == ("false_reject", "agree")

@@ -28,7 +28,8 @@ from toolstream.cli.render import console, format_option
 @format_option
 def bisect(case_path: str, client: str, good: str, bad: str, output_format: str) -> None:
     """Judge CASE.json on the released versions of the client's library
-    between --good and --bad (from the package index; final releases only),
+    between --good and --bad (from the package index, or npm's registry for
+    a JavaScript client; final releases only),
     as shrink --client judges a candidate, each in its own cached
     environment (as diff --client NAME==VERSION), and print the first
     version whose outcome signature differs from --good's, with both
@@ -40,7 +41,8 @@ def bisect(case_path: str, client: str, good: str, bad: str, output_format: str)
     be installed or run), 130 interrupted.
     """
     from toolstream.adapters.base import AdapterUnavailable
-    from toolstream.clients.registry import PYTHON_CLIENTS
+    from toolstream.clients.node import NodeClient
+    from toolstream.clients.registry import CLIENTS
     from toolstream.clients.versions import VersionError, check_supported
     from toolstream.corpus.bisect import (
         BisectError,
@@ -51,9 +53,9 @@ def bisect(case_path: str, client: str, good: str, bad: str, output_format: str)
     )
 
     name, _, transport = client.partition("@")
-    if name not in PYTHON_CLIENTS:
-        raise Misuse(f"bisect runs the Python clients ({', '.join(PYTHON_CLIENTS)}); not {name!r}")
-    driver = PYTHON_CLIENTS[name]()
+    if name not in CLIENTS:
+        raise Misuse(f"unknown client {name!r}; known: {', '.join(CLIENTS)}")
+    driver = CLIENTS[name]
     try:
         for version in (good, bad):
             check_supported(driver, version)
@@ -66,7 +68,8 @@ def bisect(case_path: str, client: str, good: str, bad: str, output_format: str)
     err = console(stderr=True)
     package = driver.packages[0]
     try:
-        versions = versions_between(released_versions(package), good, bad)
+        listed = released_versions(package, javascript=isinstance(driver, NodeClient))
+        versions = versions_between(listed, good, bad)
         err.print(
             Text(f"bisect: {len(versions)} release(s) of {package} from {good} to {bad}"),
             soft_wrap=True,
