@@ -66,6 +66,7 @@ from tests.support.builders_gemini_cohere_invoke import (
     wrap as invoke_frame,
 )
 from toolstream import validate
+from toolstream.profiles import anthropic as anthropic_profile
 from toolstream.profiles import anthropic_members, gemini_interactions_members, openai_chat
 from toolstream.profiles import gemini as gemini_profile
 from toolstream.profiles import openai_responses_members as responses_members
@@ -394,6 +395,10 @@ def _unknown_at(profile: str, level: str, known: Any) -> st.SearchStrategy[str]:
 
 
 _MESSAGE = anthropic_members.MESSAGE_LEVELS
+_TEXT_LEVELS = {
+    "text block": anthropic_profile.TEXT_BLOCK_MEMBERS,
+    "text delta": anthropic_profile.TEXT_DELTA_MEMBERS,
+}
 _ANTHROPIC_LEVELS = {
     # (event position in anthropic_turn(tool_block())), path inside the event, known members)
     **{
@@ -426,10 +431,13 @@ def test_a_member_outside_every_dialect_blocks_an_anthropic_turn(data: st.DataOb
     # turn and in a text turn, read directly or inside Bedrock InvokeModel
     # frames (whose chunk payload is a level too).
     level = data.draw(
-        st.sampled_from(sorted([*_ANTHROPIC_LEVELS, "ping", "invoke chunk"])), label="level"
+        st.sampled_from(
+            sorted([*_ANTHROPIC_LEVELS, "ping", "invoke chunk", "text block", "text delta"])
+        ),
+        label="level",
     )
     framed = level == "invoke chunk" or data.draw(st.booleans(), label="bedrock-invoke")
-    text = level in _MESSAGE and data.draw(st.booleans(), label="text turn")
+    text = level in _TEXT_LEVELS or (level in _MESSAGE and data.draw(st.booleans(), "text turn"))
     if text:
         stream = anthropic_turn(
             [text_start(0), text_delta(0, "Hi"), {"type": "content_block_stop", "index": 0}],
@@ -445,7 +453,15 @@ def test_a_member_outside_every_dialect_blocks_an_anthropic_turn(data: st.DataOb
         frames[at]["chunk"][name] = value
         _blocks_naming(validate(bedrock_invoke(frames)), "bedrock-invoke", level, name)
         return
-    if level == "ping":
+    if level in _TEXT_LEVELS:
+        # A text or thinking block, or a text-like delta, in the text turn
+        # (start at 1, delta at 2): an unknown member beside its own.
+        own = data.draw(st.sampled_from(sorted(_TEXT_LEVELS[level])), label="type")
+        text_known = _TEXT_LEVELS[level][own]
+        name = data.draw(_unknown_at("anthropic", level, text_known), label="name")
+        at, member = (1, "content_block") if level == "text block" else (2, "delta")
+        stream[at][member] = {"type": own, name: value}
+    elif level == "ping":
         name = data.draw(_unknown_at("anthropic", "ping", _MESSAGE["ping"]), label="name")
         where = data.draw(st.integers(1, len(stream) - 1), label="where")
         stream.insert(where, {"type": "ping", name: value})
@@ -649,6 +665,16 @@ def test_every_member_a_closed_level_lists_is_accepted() -> None:
             known = _MESSAGE[".".join([stream[at]["type"], *path, level])]
             _put(stream, at, path, level, {member: None for member in known})
             assert validate(anthropic(stream)).status == "pass", (level, path)
+    for level, by_type in _TEXT_LEVELS.items():
+        for own, known in by_type.items():
+            stream = anthropic_turn(
+                [text_start(0), text_delta(0, "Hi"), {"type": "content_block_stop", "index": 0}],
+                reason="end_turn",
+            )
+            at, member = (1, "content_block") if level == "text block" else (2, "delta")
+            stream[at][member] = {name: None for name in known} | {"type": own}
+            report = validate(anthropic(stream))
+            assert report.status == "not_applicable", (own, report.to_json())
     for step_type, known in _STEPS.items():
         step = {member: None for member in known} | {"type": step_type}
         stream = gi_turn(gi_call())

@@ -97,6 +97,22 @@ _TEXT_DELTAS = {
     "thinking_delta": BLOCK,
     "signature_delta": BLOCK,
 }
+# The members of the text-like deltas and of the blocks that carry text or
+# thinking (anthropic-sdk-python's TextDelta, CitationsDelta, ThinkingDelta,
+# SignatureDelta, TextBlock, ThinkingBlock, RedactedThinkingBlock): a member
+# outside them may carry what the profile cannot read.  The blocks of the
+# tools the provider runs (their results) are read by type only.
+TEXT_DELTA_MEMBERS = {
+    "text_delta": frozenset({"type", "text"}),
+    "citations_delta": frozenset({"type", "citation"}),
+    "thinking_delta": frozenset({"type", "thinking"}),
+    "signature_delta": frozenset({"type", "signature"}),
+}
+TEXT_BLOCK_MEMBERS = {
+    "text": frozenset({"type", "text", "citations"}),
+    "thinking": frozenset({"type", "thinking", "signature"}),
+    "redacted_thinking": frozenset({"type", "data"}),
+}
 _IGNORED_EVENTS = frozenset({"ping"})
 
 # The items the profile vouches for to the ledger (see Profile.tally).
@@ -370,7 +386,13 @@ class AnthropicMessages(Profile):
             if block_type not in OTHER_BLOCKS:
                 return self._unknown_block(key, block_type, pos)
             self._kinds.setdefault(index, BLOCK)
-            return (Open(pos=pos, key=key, id=None, name=None, kind=BLOCK),)
+            block_open = (Open(pos=pos, key=key, id=None, name=None, kind=BLOCK),)
+            text_known = TEXT_BLOCK_MEMBERS.get(block_type)
+            if text_known is None or block.keys() <= text_known:
+                return block_open
+            return self._refused_call(
+                block_open, _unknown_member("content_block.", block, text_known, pos, key)
+            )
         self._kinds.setdefault(index, call_kind)
         id_, name = block.get("id"), block.get("name")
         if (
@@ -458,6 +480,9 @@ class AnthropicMessages(Profile):
                     f"{delta_type} for tool block {index}",
                     event=pos,
                 )
+            text_known = TEXT_DELTA_MEMBERS[delta_type]
+            if not delta.keys() <= text_known:
+                raise _unknown_member("delta.", delta, text_known, pos, key)
             yield Fragment(pos=pos, key=key, id=None, name=None, text=None)
         else:
             raise ProtocolError(
