@@ -29,7 +29,7 @@ OUT = ROOT / "docs" / "field-bugs.md"
 
 
 BISECT_TEXT = (
-    "A bisect (measured 2026-12-02, each release in its cached environment):",
+    "Two bisects. A Python one (measured 2026-12-02, each release in its cached environment):",
     "`toolstream bisect bench/field_bugs/fixtures/interleaved_parallel.json --client"
     " litellm-openai --good 1.60.0 --bad 1.110.2` judged 10 of 341 releases and found",
     "**litellm 1.66.2**: up to 1.66.1 `wrong_calls:arguments-value` (the two interleaved",
@@ -38,8 +38,16 @@ BISECT_TEXT = (
     "Tested: 1.60.0, 1.65.5, 1.66.1: `wrong_calls:arguments-value`; 1.66.2, 1.66.3, 1.67.2,",
     "1.70.0, 1.74.2, 1.83.10, 1.110.2: `agree`. The report's row runs the two releases",
     "around it (tests/unit/test_bisect.py repeats the search on those cached environments).",
+    "",
+    "A JavaScript one (measured 2026-12-02): `toolstream bisect"
+    " bench/field_bugs/fixtures/no_index.json --client ai-sdk-openai-compatible --good 2.0.58"
+    " --bad 2.0.92` judged 7 of 29 releases in 42 s and found",
+    "**@ai-sdk/openai-compatible 2.0.80**: up to 2.0.79 `agree` (the 2.x line refuses the",
+    "index-less continuation of vercel/ai#7238's shape, as the reference blocks it), from 2.0.80",
+    "`unsafe_accept:extra_call`. Tested: 2.0.58, 2.0.72, 2.0.75, 2.0.78, 2.0.79: `agree`;",
+    "2.0.80, 2.0.92: `unsafe_accept:extra_call`. The report's row runs the two releases around it.",
 )
-"""The recorded bisect (re-run it with the command it names)."""
+"""The recorded bisects (re-run each with the command it names)."""
 
 
 def judged(fixture: dict[str, Any], client: str, version: str) -> str:
