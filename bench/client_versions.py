@@ -36,6 +36,7 @@ MATRIX = {
     "langchain-core-openai": ["1.0.0", "1.3.0", "1.6.0"],
     "openai-node-chat-stream": ["4.16.0", "4.104.0", "5.23.2"],
     "openai-node-chat-create": ["4.16.0", "4.104.0", "5.23.2"],
+    "ai-sdk-openai-compatible": ["0.2.16", "1.0.61", "2.0.58"],
 }
 """Client -> the releases run beside its pinned one."""
 
@@ -237,7 +238,9 @@ def main(argv: list[str] | None = None) -> int:
             "building its environments on a first run included (langchain-openai's).",
             "`langchain-core-openai` is langchain-openai's driver versioned by langchain-core",
             "(with the langchain-openai and openai that resolve with that release); the",
-            "`openai-node-*` rows are the npm package `openai`, each release in its npm folder.",
+            "`openai-node-*` rows are the npm package `openai`, each release in its npm folder;",
+            "the `ai-sdk-openai-compatible` rows each major line of @ai-sdk/openai-compatible",
+            "beside the `ai` of its provider specification (0.x: ai 4.3.19, 1.x: ai 5.0.277).",
             *(
                 [
                     "",
