@@ -44,10 +44,13 @@ SEEDS = {
     if json.loads(p.read_text("utf-8"))["profile"] in PROFILES
 }
 
-SEED_EXAMPLES = 40
-"""Examples per (seed, operator) in the normal run."""
-SCRATCH_EXAMPLES = 20
-"""Examples per (profile, operator) over from-scratch turns in the normal run."""
+SEED_EXAMPLES = 15
+"""Examples per (seed, operator) in the normal run.  Breadth before depth:
+every pair of the grid runs in every test run (302 pairs); the depth is the
+long run's (``test_agreement_long``, ``-m slow``) and ``make fuzz``'s."""
+SCRATCH_EXAMPLES = 8
+"""Examples per (profile, operator) over from-scratch turns in the normal run
+(each draws a whole turn from the model first: the grid's dearest part)."""
 MIXED_EXAMPLES = 300
 """Unconstrained compositions per seed / profile in the normal run."""
 LONG_FACTOR = 25

@@ -10,7 +10,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from hypothesis import strategies as st
 
 import toolstream_generators as generators
 from tests.support.builders import RICH_SCHEMAS
+from toolstream.schema import first_violation
 from toolstream_generators import OPERATORS, Label, Mutant, Operator, mutants, sample, valid_turns
 from toolstream_generators._internal import jsontext as jt
 from toolstream_generators._internal.model import parse, reassemble, render
@@ -350,12 +350,17 @@ def featured_of(mutant: Mutant) -> str:
     return breaking[-1] if breaking else mutant.operators[-1]
 
 
+LABEL_RULE_SETTINGS = settings(max_examples=12)
+"""Per (seed, operator): every pair runs in every test run, a dozen mutants
+each (the agreement property re-checks the same pairs against the validator)."""
+
+
 @pytest.mark.parametrize(("seed", "name"), SEED_OPS)
 def test_operator_label_rule(seed: str, name: str) -> None:
     entry = OPERATORS[name]
     calls = seed_calls(SEEDS[seed])
 
-    @SETTINGS
+    @LABEL_RULE_SETTINGS
     @given(mutants(SEEDS[seed], [name]))
     def check(mutant: Mutant) -> None:
         assert featured_of(mutant) == name
@@ -846,6 +851,7 @@ def test_multi_operator_mutants_exist() -> None:
 def test_sample_is_deterministic_and_distinct(name: str) -> None:
     first = sample(SEEDS[name], count=60, seed=42)
     second = sample(SEEDS[name], count=60, seed=42)
+
     def dump(mutants: list[Any]) -> str:
         return json.dumps([m.to_dict() for m in mutants], sort_keys=False)
 
@@ -871,14 +877,13 @@ def test_sample_has_no_repeats() -> None:
     assert len(keys) == len(set(keys)) == 300
 
 
-def test_sample_1000_timing(capsys: pytest.CaptureFixture[str]) -> None:
-    start = time.perf_counter()
+@pytest.mark.slow
+def test_sample_1000_is_distinct() -> None:
+    """A thousand mutants of one seed, all distinct.  Its time is the
+    generator benchmark's to measure (make bench-corpus), not a test's."""
     found = sample(SEEDS["openai-parallel"], count=1000, seed=2024)
-    elapsed = time.perf_counter() - start
-    assert len(found) == 1000
-    with capsys.disabled():
-        print(f"\nsample(openai-parallel, count=1000): {elapsed:.2f}s")
-    assert elapsed < 60
+    keys = {json.dumps(m.fixture, sort_keys=False) for m in found}
+    assert len(found) == len(keys) == 1000
 
 
 # -- from scratch --------------------------------------------------------------------------
@@ -896,7 +901,8 @@ def test_valid_turns_model_back(profile: str) -> None:
             assert call.expected is not None
             value = jt.loads(call.expected)
             assert isinstance(value, dict)
-            assert not violation_sites({"type": "object"}, value) or True
+            # a valid turn's arguments satisfy its tool's schema (the reference's checker)
+            assert first_violation(RICH_SCHEMAS[call.name], value) is None, (call.name, value)
         assert render(turn) == fixture
 
     check()
