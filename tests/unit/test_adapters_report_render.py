@@ -169,3 +169,21 @@ def test_the_matrix_runs_over_the_cases_a_distill_manifest_keeps(
     manifest.write_text('{"format": "toolstream-diff/1"}\n', encoding="utf-8")
     with pytest.raises(ValueError, match="not a distill manifest"):
         render.read_distilled(manifest, corpus)
+
+
+def test_the_shipped_distill_manifest_is_of_the_shipped_corpus(render: ModuleType) -> None:
+    """corpus/DISTILL.jsonl (make adapters-report distills it) names cases of
+    corpus/cases only and was made from a corpus of its size: the matrix block
+    refuses a stale one, and so does this test before anyone runs the matrix."""
+    from types import SimpleNamespace
+
+    from toolstream.caseio import case_files
+
+    corpus = Path("corpus/cases")
+    cases = [
+        SimpleNamespace(path=(corpus / p.relative_to(ROOT / corpus)).as_posix())
+        for p in case_files(ROOT / corpus)
+    ]
+    kept = render.read_distilled(ROOT / "corpus" / "DISTILL.jsonl", corpus)
+    chosen = kept.select(cases, corpus)
+    assert 0 < len(chosen) == len(kept.paths) < len(cases)
