@@ -48,6 +48,7 @@ def test_registered_and_cheap() -> None:
     for name in (
         "litellm-openai",
         "litellm-openai-chunks",
+        "litellm-groq",
         "litellm-anthropic",
         "litellm-bedrock",
         "mistralai-chat-stream",
@@ -117,6 +118,26 @@ def test_litellm_openai_chunks_accumulates_what_litellm_streams() -> None:
     assert merged.signature == "unsafe_accept:merged"
     assert texts(merged) == [("call_1", "weather", '{"city":"Paris"}{"city":"Rome"}')]
     assert [c.id for c in run("litellm-openai", reused).handed] == ["call_2"]
+
+
+def test_litellm_groq_posts_to_its_route_and_agrees_on_whole_calls_per_chunk() -> None:
+    """LiteLLM's Groq route (its own chunk parser for OpenAI-like APIs) on
+    three parallel calls, each whole in one chunk (the shape of
+    BerriAI/litellm#7621): the pinned release hands over the three calls as
+    sent; release 1.57.3 squeezed them into one (docs/field-bugs.md)."""
+    outcome = run("litellm-groq", case("bench/field_bugs/fixtures/whole_call_per_chunk.json"))
+    assert outcome.classification == "agree", outcome.detail
+    assert texts(outcome) == [
+        ("call_1", "weather", '{"city":"Paris"}'),
+        ("call_2", "weather", '{"city":"Rome"}'),
+        ("call_3", "weather", '{"city":"Oslo"}'),
+    ]
+    # a body that ends before any finish_reason: where the openai route's
+    # stream wrapper raises, the Groq route hands the cut arguments over
+    cut = run("litellm-groq", TRUNCATED)
+    assert cut.classification == "unsafe_accept" and not cut.rejected
+    assert cut.signature == "unsafe_accept:truncated_arguments+unterminated"
+    assert texts(cut) == [("call_1", "weather", '{"city":"Par')]
 
 
 def test_litellm_anthropic_reused_index_and_block_order() -> None:

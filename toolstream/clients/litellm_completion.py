@@ -6,6 +6,11 @@ over HTTP, one client per provider route.
     ...)``: LiteLLM's OpenAI route (it drives openai-python's client
     underneath, then its own ``CustomStreamWrapper`` chunk conversion).
     Takes the openai and mistral profiles (the Chat Completions endpoint).
+``litellm-groq``
+    ``litellm.completion(model="groq/toolstream", api_base=<case>/v1, ...)``:
+    LiteLLM's Groq route (an OpenAI-compatible API, read by LiteLLM's own
+    chunk parser for OpenAI-like providers over its httpx client).  Takes
+    the openai profile.
 ``litellm-anthropic``
     ``litellm.completion(model="anthropic/toolstream", api_base=<case root>,
     max_tokens=1024, ...)``: LiteLLM's own Anthropic Messages handler (its
@@ -257,6 +262,24 @@ class LiteLLMOpenAI(_LiteLLMClient):
 
     def settings(self, target: Target) -> dict[str, Any]:
         return {"model": f"openai/{MODEL}", "api_base": target.v1, "api_key": DUMMY_API_KEY}
+
+
+class LiteLLMGroq(_LiteLLMClient):
+    """LiteLLM's Groq route (``groq/``): Groq's API is OpenAI's Chat
+    Completions, and LiteLLM posts to ``<api_base>/chat/completions`` with
+    its own chunk parser for OpenAI-like providers (not openai-python's
+    stream), which is where BerriAI/litellm#7621 lived (PR 7643)."""
+
+    name = "litellm-groq"
+    profiles = ("openai",)
+    route = "groq/"
+    oldest = "1.57.3"
+    """The oldest release tried: 1.57.3, the last before PR 7643 (merged
+    2025-01-09), whose Groq route still squeezes whole parallel calls into
+    one."""
+
+    def settings(self, target: Target) -> dict[str, Any]:
+        return {"model": f"groq/{MODEL}", "api_base": target.v1, "api_key": DUMMY_API_KEY}
 
 
 class LiteLLMAnthropic(_LiteLLMClient):

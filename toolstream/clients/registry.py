@@ -21,7 +21,12 @@ from toolstream.clients.langchain import (
 )
 from toolstream.clients.langchain_core import LangChainCoreOpenAI
 from toolstream.clients.litellm_chunks import LiteLLMOpenAIChunks
-from toolstream.clients.litellm_completion import LiteLLMAnthropic, LiteLLMBedrock, LiteLLMOpenAI
+from toolstream.clients.litellm_completion import (
+    LiteLLMAnthropic,
+    LiteLLMBedrock,
+    LiteLLMGroq,
+    LiteLLMOpenAI,
+)
 from toolstream.clients.mistralai_chat import MistralChatStream
 from toolstream.clients.node import NODE_CLIENTS
 from toolstream.clients.openai_chat import OpenAIChatCreate, OpenAIChatStream
@@ -49,6 +54,7 @@ PYTHON_CLIENTS: dict[str, type[Client]] = {
         LiteLLMOpenAIChunks,
         LiteLLMAnthropic,
         LiteLLMBedrock,
+        LiteLLMGroq,
         MistralChatStream,
         PydanticAIOpenAI,
         PydanticAIAnthropic,
