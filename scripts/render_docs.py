@@ -238,6 +238,7 @@ def dialects_md() -> str:
 def _other_profiles_members() -> list[str]:
     """The member tables of the profiles other than chat, one per module."""
     from toolstream.profiles import (
+        anthropic,
         anthropic_members,
         gemini_interactions_members,
         openai_responses_members,
@@ -253,8 +254,9 @@ def _other_profiles_members() -> list[str]:
         "",
         "## What the other profiles read without a dialect",
         "",
-        "Each profile's message-level (Anthropic), response-level (Responses) and event",
-        "(Gemini Interactions) objects, by the path an unknown member's finding names;",
+        "Each profile's message-level objects, text blocks and deltas (Anthropic), its",
+        "response-level objects, items and their parts (Responses), and its events and",
+        "steps (Gemini Interactions), by the path an unknown member's finding names;",
         "the sets, and the API reference and SDK types each comes from, are in",
         "`toolstream/profiles/anthropic_members.py`, `openai_responses_members.py` and",
         "`gemini_interactions_members.py`. A member a profile knows there carries no",
@@ -266,6 +268,8 @@ def _other_profiles_members() -> list[str]:
         "| object | members |",
         "|---|---|",
         *rows(anthropic_members.MESSAGE_LEVELS),
+        *rows(anthropic.TEXT_BLOCK_MEMBERS, "content_block ({})"),
+        *rows(anthropic.TEXT_DELTA_MEMBERS, "delta ({})"),
         "",
         "### openai-responses",
         "",
@@ -277,6 +281,16 @@ def _other_profiles_members() -> list[str]:
         "|---|---|",
         *rows(openai_responses_members.RESPONSE_LEVELS),
         *rows(openai_responses_members.ITEM_MEMBERS, "item ({})"),
+        *[
+            row
+            for item_type, arrays in openai_responses_members.ITEM_PARTS.items()
+            for array, parts in arrays.items()
+            for row in rows(parts, f"item ({item_type}).{array}[] ({{}})")
+        ],
+        "",
+        "Open on purpose (members not checked):",
+        "",
+        *[f"- `{level}`: {why}." for level, why in openai_responses_members.OPEN_LEVELS.items()],
         "",
         "### gemini-interactions",
         "",
@@ -284,6 +298,7 @@ def _other_profiles_members() -> list[str]:
         "|---|---|",
         *rows(gemini_interactions_members.EVENT_LEVELS),
         *rows(gemini_interactions_members.CALL_LEVELS),
+        *rows(gemini_interactions_members.STEP_MEMBERS, "step.start.step ({})"),
     ]
     return out
 

@@ -80,6 +80,11 @@ CHUNK_MEMBERS = frozenset(
 """The chunk members the profile reads or knows to carry no tool data
 (vendor members are reviewed dialects)."""
 CHOICE_MEMBERS = frozenset({"index", "delta", "finish_reason", "logprobs"})
+TOOL_CALL_MEMBERS = frozenset({"index", "id", "type", "function"})
+"""The members of a ``delta.tool_calls[]`` entry (openai-python's
+``ChoiceDeltaToolCall``: index, id, type, function)."""
+FUNCTION_MEMBERS = frozenset({"name", "arguments"})
+"""The members of an entry's ``function`` (``ChoiceDeltaToolCallFunction``)."""
 """The choice members the profile reads or knows to carry no tool data
 (openai-python ``chat_completion_chunk.Choice``)."""
 _CHUNK_OBJECT = "chat.completion.chunk"
@@ -615,6 +620,19 @@ class OpenAIChat(Profile):
                 key=key,
                 event=pos,
             )
+        for where, obj, known in (
+            ("choices[].delta.tool_calls[]", call, TOOL_CALL_MEMBERS),
+            ("choices[].delta.tool_calls[].function", function, FUNCTION_MEMBERS),
+        ):
+            if not obj.keys() <= known:
+                # What carries the call itself: no dialect is read here.
+                first = min(str(member) for member in obj if member not in known)
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT,
+                    unknown_member_message(f"{where}.{first[:40]}"),
+                    key=key,
+                    event=pos,
+                )
         arguments = function.get("arguments")
         if arguments is not None and type(arguments) is not str:
             raise ProtocolError(

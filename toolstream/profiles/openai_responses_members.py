@@ -206,3 +206,17 @@ of another type, or with a member outside its set, blocks (the path named
 is ``item.content[]``, ``item.summary[]``...).  The entries of a text's
 ``annotations`` and ``logprobs`` (citations and token probabilities) are
 known and not read, and not closed member by member."""
+
+OPEN_LEVELS: dict[str, str] = {
+    "response.metadata": (
+        "the caller's own key-value pairs echoed from the request ('Set of 16"
+        " key-value pairs that can be attached to an object', keys strings of"
+        " up to 64 characters: the Responses API reference, The response"
+        " object, metadata; openai-python's Response.metadata is"
+        " Optional[Metadata], Dict[str, str]): its keys are whatever the caller"
+        " chose, and nothing the profile reads comes from it"
+    ),
+}
+"""Objects whose members are open on purpose: path -> why, with the source.
+Their members are not checked; the closed-world test reads this table to
+leave them out."""
