@@ -274,9 +274,9 @@ class LiteLLMGroq(_LiteLLMClient):
     profiles = ("openai",)
     route = "groq/"
     oldest = "1.57.3"
-    """The oldest release tried: 1.57.3, the last before PR 7643 (merged
-    2025-01-09), whose Groq route still squeezes whole parallel calls into
-    one."""
+    """The oldest release tried: 1.57.3, before PR 7643 (merged 2025-01-09),
+    whose Groq route still squeezes whole parallel calls into one (1.57.4
+    still does; 1.57.5, uploaded the next day, no longer does)."""
 
     def settings(self, target: Target) -> dict[str, Any]:
         return {"model": f"groq/{MODEL}", "api_base": target.v1, "api_key": DUMMY_API_KEY}
