@@ -316,3 +316,21 @@ def test_an_empty_stream_is_said_so(run: tuple[Path, str, bytes]) -> None:
     case = next(c for c in data["cases"] if "stream" in c)
     case["stream"] = []
     assert "The stream has no item." in render_html(data)
+
+
+def test_a_lone_surrogate_in_a_case_is_shown_as_its_escape(tmp_path: Path) -> None:
+    """UTF-8 cannot hold a lone surrogate (the lone_surrogate operator's,
+    decoded from a JSON escape): the page writes it as its JSON escape."""
+    corpus = tmp_path / "corpus"
+    write_case(corpus, oai(chunk(tc(0, "call_1", "weather", '{"city":"\ud800"}')), END))
+    html = tmp_path / "diff.html"
+    done = CliRunner().invoke(
+        cli,
+        [
+            "diff", corpus.as_posix(), "--adapter", NAIVE, "--format", "json", "-q",
+            "--fail-on", "never", "--html", html.as_posix(), "--case-details",
+        ],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    page = html.read_bytes().decode("utf-8")
+    assert "\\ud800" in page

@@ -32,6 +32,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -359,6 +360,9 @@ def _text(value: Any) -> markupsafe.Markup:
     return markupsafe.Markup(html.escape(str(value), quote=False))
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False, separators=(",", ":"))
 
@@ -386,7 +390,11 @@ def render_html(
     where = None if location is None else os.fspath(location)
     try:
         columns = _columns(data)
-        return _render(template, data, columns, _rows(data, columns), where, cases_per_group)
+        page = _render(template, data, columns, _rows(data, columns), where, cases_per_group)
+        # A case may carry a lone surrogate (the lone_surrogate operator's,
+        # decoded from a JSON escape), which UTF-8 cannot hold: the page shows
+        # it as its JSON escape, in the page's data and in its text alike.
+        return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", page)
     except ReportInputError:
         raise
     except (jinja2.UndefinedError, KeyError, TypeError, AttributeError, ValueError) as error:
