@@ -7,6 +7,13 @@ surrogate.  :func:`encode` writes an item back as compact JSON, non-ASCII as
 UTF-8 (what providers send, and what a split inside a multi-byte character
 needs), an unpaired surrogate as its ``\\u`` escape (UTF-8 cannot carry it).
 
+Most case files lose nothing to a plain ``json.loads`` (no duplicate key, every
+number written as Python writes it back): a file that the standard encoder
+writes back token for token is read that way (:class:`Faithful` objects),
+which is cheaper to read and, through the C encoder, to write; any other file
+is read in the preserving form (:class:`Pairs`, :class:`RawNumber`).  Both
+give the same bytes (see :func:`_faithful`).
+
 Standard library only.
 """
 
@@ -15,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -25,6 +33,7 @@ from toolstream.caseio import discover, fixture_digest
 
 __all__ = [
     "CaseIndex",
+    "Faithful",
     "Pairs",
     "RawNumber",
     "ServedCase",
@@ -52,6 +61,22 @@ class RawNumber(str):
     """A JSON number as the text it was written with."""
 
 
+class Faithful(dict[str, Any]):
+    """A JSON object of a case file read by plain ``json.loads`` because the
+    file loses nothing to it (:func:`_faithful`): every value under it is
+    plain JSON data whose standard encoding is the text the file has."""
+
+
+def object_members(value: Any) -> list[tuple[str, Any]] | None:
+    """A case's JSON object as its members in order (read in either form), or
+    None when ``value`` is not an object."""
+    if isinstance(value, Pairs):
+        return value
+    if isinstance(value, Faithful):
+        return list(value.items())
+    return None
+
+
 def _loads(text: str) -> Any:
     return json.loads(
         text,
@@ -60,6 +85,37 @@ def _loads(text: str) -> Any:
         parse_float=RawNumber,
         parse_constant=RawNumber,
     )
+
+
+_INDENT = re.compile(r"\n *")
+_AS_WRITTEN = json.JSONEncoder(separators=(",", ": "))
+"""The corpus's file form (``caseio.dump_json``) without its line breaks."""
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def _faithful(text: str) -> Any:
+    """The file's JSON as plain data (objects :class:`Faithful`) when that
+    loses nothing, else None.
+
+    It loses nothing when the standard encoder writes the value back as the
+    file's own tokens: line breaks and the indentation after them stand
+    between tokens (JSON strings hold no raw line break) and never join two,
+    so equal texts are equal token sequences.  Then no object had a duplicate
+    key (the dict would have fewer members), every number's text is the one
+    the encoder writes for its value, and strings are the scanner's in both
+    forms: the compact encoding of the value is :func:`encode` of the
+    preserved form, string for string (the same escaper), but for a string
+    with an unpaired surrogate, which :func:`encode` checks.  ``NaN`` and
+    ``Infinity`` are left to the preserving form (:func:`_plain` keeps them
+    as strings in ``expect`` and ``request``)."""
+    if "NaN" in text or "Infinity" in text:
+        return None
+    try:
+        value = json.loads(text, object_hook=Faithful)
+        same = _AS_WRITTEN.encode(value) == _INDENT.sub("", text)
+    except (ValueError, RecursionError):
+        return None  # the preserving form says why, as it always has
+    return value if same else None
 
 
 def _plain(value: Any) -> Any:
@@ -99,6 +155,17 @@ _ESCAPE_ASCII: Callable[[str], str] = json.encoder.encode_basestring_ascii
 
 def encode(value: Any) -> str:
     """Compact JSON text of a stream item (see the module docstring)."""
+    if type(value) is Faithful:
+        text = _COMPACT.encode(value)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # an unpaired surrogate: escaped below, string by string
+            return _encode(value)
+        return text
+    return _encode(value)
+
+
+def _encode(value: Any) -> str:
     if isinstance(value, RawNumber):
         return str(value)
     if isinstance(value, str):
@@ -125,7 +192,7 @@ class ServedCase:
     """One case as the server plays it.
 
     ``stream`` holds the items of the fixture's ``chunks``/``events`` in
-    preserved form (see :func:`encode`); ``problem`` says why the case
+    preserved or faithful form (see :func:`encode`); ``problem`` says why the case
     cannot be played at all (it is still listed, and a request for it gets
     a clear error)."""
 
@@ -162,13 +229,20 @@ def _stream_key(profile: str) -> str | None:
 
 
 def _from_preserved(ident: str, case: Any) -> ServedCase:
-    if not isinstance(case, Pairs):
+    if isinstance(case, Faithful):
+        # plain already: what _plain makes of the preserved form (no NaN here)
+        expect = case.get("expect")
+        request = case.get("request")
+        plain_expect = expect if isinstance(expect, Faithful) else None
+        plain_request = request if isinstance(request, Faithful) else None
+    elif isinstance(case, Pairs):
+        expect = case.get("expect")
+        request = case.get("request")
+        plain_expect = _plain(expect) if isinstance(expect, Pairs) else None
+        plain_request = _plain(request) if isinstance(request, Pairs) else None
+    else:
         return ServedCase(ident, "", [], problem="the case is not a JSON object")
     profile = case.get("profile")
-    expect = case.get("expect")
-    request = case.get("request")
-    plain_expect = _plain(expect) if isinstance(expect, Pairs) else None
-    plain_request = _plain(request) if isinstance(request, Pairs) else None
     if not isinstance(profile, str):
         return ServedCase(ident, "", [], plain_expect, problem="'profile' is missing")
     key = _stream_key(profile)
@@ -199,6 +273,9 @@ def from_bytes(ident: str, data: bytes) -> ServedCase:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         return ServedCase(ident, "", [], problem=f"not UTF-8 (byte {error.start})")
+    faithful = _faithful(text)
+    if faithful is not None:
+        return _from_preserved(ident, faithful)
     try:
         return _from_preserved(ident, _loads(text))
     except (ValueError, RecursionError) as error:

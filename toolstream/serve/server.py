@@ -3,7 +3,9 @@ per connection, HTTP/1.1 with keep-alive.
 
 Why this server (see ``docs/serve.md``): its handler writes straight to the
 socket (``wbufsize = 0``), so each write of a :class:`~.transport.Plan` is
-one ``send`` on a ``TCP_NODELAY`` socket; the handler decides the framing
+one ``send`` on a ``TCP_NODELAY`` socket (the status line and headers go with
+the first write, the last chunk's terminator with the last, when nothing
+waits between them); the handler decides the framing
 itself (chunked or close-delimited), so a body can be cut anywhere, and it
 can sleep between writes, so a stall is a real stall.
 
@@ -25,6 +27,7 @@ import re
 import socket
 import socketserver
 import threading
+import time
 import uuid
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -46,6 +49,11 @@ from toolstream.serve.transport import Plan, Transport, TransportError, parse_tr
 
 CASE_HEADER = "X-Toolstream-Case"
 TRANSPORT_HEADER = "X-Toolstream-Transport"
+
+SHORT_WAIT = 0.05
+"""A wait up to this long is a plain sleep, the stop checked after it (the
+pause between writes: half the CPU of an event wait); a longer one (a stall)
+ends at once when the server stops."""
 
 _CREDENTIAL_WORDS = ("authorization", "cookie", "api-key", "apikey", "token", "secret", "signature")
 
@@ -155,6 +163,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     toolstream_entry: dict[str, Any]
     toolstream_logged: LoggedRequest | None
     toolstream_body_done: bool
+    toolstream_hold_head: bool = False
+    toolstream_head: bytes = b""
 
     def setup(self) -> None:
         super().setup()
@@ -164,6 +174,14 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         return  # requests are logged by Server._record
+
+    def flush_headers(self) -> None:
+        if not self.toolstream_hold_head:
+            super().flush_headers()
+            return
+        # kept for the stream's first write (one send instead of two)
+        self.toolstream_head = b"".join(getattr(self, "_headers_buffer", []))
+        self._headers_buffer: list[bytes] = []
 
     def handle_one_request(self) -> None:
         try:
@@ -647,27 +665,52 @@ class Server:
             handler.send_header("Transfer-Encoding", "chunked")
         chunked = not writes.close_delimited
         pause = writes.pause
+        last = len(writes.writes) - 1
         try:
+            handler.toolstream_hold_head = True
             handler.end_headers()
+            handler.toolstream_hold_head = False
+            unsent = handler.toolstream_head  # goes with the first write unless a wait comes first
             for number, data in enumerate(writes.writes):
                 wait = writes.stall if number == writes.stall_before else pause if number else 0
-                if (wait and self._stopping.wait(wait)) or self._closing:
-                    handler.close_connection = True
-                    return "stopped"
-                handler.wfile.write(b"%x\r\n%s\r\n" % (len(data), data) if chunked else data)
+                if wait or self._closing:
+                    if unsent:
+                        handler.wfile.write(unsent)
+                        unsent = b""
+                    if (wait and self._wait(wait)) or self._closing:
+                        handler.close_connection = True
+                        return "stopped"
+                piece = b"%x\r\n%s\r\n" % (len(data), data) if chunked else data
+                if number == last and chunked and writes.complete:
+                    # Settled before the last chunk, so that a client that has
+                    # seen the end of the body finds the entry complete.
+                    if handler.toolstream_logged is not None:
+                        handler.toolstream_logged.outcome = "complete"
+                    piece += b"0\r\n\r\n"
+                handler.wfile.write(unsent + piece if unsent else piece)
+                unsent = b""
             if not writes.complete:
+                if unsent:
+                    handler.wfile.write(unsent)
                 handler.close_connection = True
                 return "cut"
-            if chunked:
-                # Settled before the last chunk, so that a client that has
-                # seen the end of the body finds the entry complete.
+            if chunked and last < 0:  # no write: the head and the end of the body
                 if handler.toolstream_logged is not None:
                     handler.toolstream_logged.outcome = "complete"
-                handler.wfile.write(b"0\r\n\r\n")
+                handler.wfile.write(unsent + b"0\r\n\r\n")
+            elif unsent:
+                handler.wfile.write(unsent)
         except (ConnectionError, TimeoutError, OSError):
             handler.close_connection = True
             return "client gone"
         return "complete"
+
+    def _wait(self, seconds: float) -> bool:
+        """Wait ``seconds`` (see :data:`SHORT_WAIT`); whether the server is stopping."""
+        if seconds <= SHORT_WAIT:
+            time.sleep(seconds)
+            return self._closing
+        return self._stopping.wait(seconds)
 
 
 def _plain_error(problem: Problem, message: str) -> Reply:

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolstream.capture.eventstream import encode_frame
-from toolstream.serve.cases import Pairs, encode
+from toolstream.serve.cases import encode, object_members
 from toolstream.serve.endpoints._base import (
     STATUS,
     Endpoint,
@@ -61,12 +61,17 @@ class BedrockConverseStream(Endpoint):
     def records(self, stream: Sequence[Any]) -> list[Record]:
         frames: list[Record] = []
         for number, item in enumerate(stream):
-            if not (isinstance(item, Pairs) and len(item) == 1 and isinstance(item[0][1], Pairs)):
+            members = object_members(item)
+            if not (
+                members is not None
+                and len(members) == 1
+                and object_members(members[0][1]) is not None
+            ):
                 raise Unplayable(
                     f"event {number} is not an object with one member naming its type"
                     " (an event-stream frame has exactly one type and an object payload)"
                 )
-            ((kind, body),) = item
+            ((kind, body),) = members
             if not kind or len(kind.encode("utf-8")) > 0xFFFF:
                 raise Unplayable(f"event {number}: its type cannot be a frame header")
             payload = encode(body).encode("utf-8")
