@@ -67,7 +67,14 @@ from tests.support.builders_gemini_cohere_invoke import (
 )
 from toolstream import validate
 from toolstream.profiles import anthropic as anthropic_profile
-from toolstream.profiles import anthropic_members, gemini_interactions_members, openai_chat
+from toolstream.profiles import (
+    anthropic_members,
+    bedrock_members,
+    cohere_members,
+    gemini_interactions_members,
+    gemini_members,
+    openai_chat,
+)
 from toolstream.profiles import gemini as gemini_profile
 from toolstream.profiles import openai_responses_members as responses_members
 from toolstream.profiles.dialects import BY_MEMBER, DOCS, REGISTRY
@@ -333,6 +340,44 @@ def test_a_member_outside_every_dialect_blocks_a_gemini_call(data: st.DataObject
     assert any(name[:40] in f.message for f in report.findings), report.to_json()
 
 
+_GEMINI_CHUNK = gemini_members.CHUNK_LEVELS
+
+
+def _gemini_with(level: str, inner: dict[str, Any], text: bool) -> list[dict[str, Any]]:
+    # A valid Gemini turn (a call, or text) whose finishing chunk carries
+    # ``inner`` at ``level`` (an object, or the one entry of an array).
+    base, _, array = level.partition(".")
+    value: dict[str, Any] = {array.removesuffix("[]"): [inner]} if array else inner
+    first = gem_chunk({"text": "Hi"}) if text else gem_chunk(gem_call())
+    finish = gem_finish()
+    finish[base] = value
+    return [first, finish]
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(data=st.data())
+def test_a_member_outside_every_dialect_blocks_gemini_usage_and_feedback(
+    data: st.DataObject,
+) -> None:
+    # usageMetadata, promptFeedback and the entries of their arrays (token
+    # counts by modality, safety ratings), in a tool turn and a text turn.
+    level = data.draw(st.sampled_from(sorted(_GEMINI_CHUNK)), label="level")
+    name = data.draw(_unknown_at("gemini", level, _GEMINI_CHUNK[level]), label="name")
+    inner = {name: data.draw(_ANY_VALUE, label="value")}
+    stream = _gemini_with(level, inner, data.draw(st.booleans(), label="text turn"))
+    _blocks_naming(validate(gemini(stream)), "gemini", level, name)
+
+
+def test_every_member_gemini_lists_is_accepted() -> None:
+    # No false red: each level holding every member it lists (nulls; a
+    # blockReason is a blocked prompt, so it is left out of the tool turn).
+    for level, known in _GEMINI_CHUNK.items():
+        inner = dict.fromkeys(known - {"blockReason"})
+        assert validate(gemini(_gemini_with(level, inner, False))).status == "pass", level
+        text = validate(gemini(_gemini_with(level, inner, True)))
+        assert text.status == "not_applicable", level
+
+
 _BEDROCK_LEVELS = {
     # (event position in bedrock_turn(bedrock_tool()), path inside the event, known members)
     "messageStart": (0, ("messageStart",), {"role", "p"}),
@@ -361,6 +406,66 @@ def test_a_member_outside_every_dialect_blocks_a_bedrock_call(data: st.DataObjec
     assert report.status == "blocked", report.to_json()
     assert "unsupported_event" in report.codes, report.to_json()
     assert any(name[:40] in f.message for f in report.findings), report.to_json()
+
+
+_BR_METADATA = bedrock_members.METADATA_LEVELS
+_BR_DELTAS = bedrock_members.DELTA_LEVELS
+
+
+def _bedrock_block_delta(path: str, part: dict[str, Any]) -> dict[str, Any]:
+    # A delta of a non-call block at index 1, its object (or toolResult's
+    # one entry) being ``part``.
+    delta_type = path.split(".")[2].removesuffix("[]")
+    value: Any = [part] if path.endswith("[]") else part
+    return {"contentBlockDelta": {"contentBlockIndex": 1, "delta": {delta_type: value}}}
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(data=st.data())
+def test_a_member_outside_every_dialect_blocks_bedrock_metadata_and_block_deltas(
+    data: st.DataObject,
+) -> None:
+    # What carries no call: metadata and every closed object in it, in a
+    # tool turn and a text turn, and the deltas of the non-call blocks.
+    level = data.draw(st.sampled_from(sorted([*_BR_METADATA, *_BR_DELTAS])), label="level")
+    text = data.draw(st.booleans(), label="text turn")
+    stream = (
+        bedrock_turn([br_text(0, "Hi"), br_stop(0)], reason="end_turn")
+        if text
+        else bedrock_turn(bedrock_tool())
+    )
+    value = data.draw(_ANY_VALUE, label="value")
+    if level in _BR_METADATA:
+        name = data.draw(_unknown_at("bedrock", level, _BR_METADATA[level]), label="name")
+        _put(stream, -1, tuple(level.split(".")), name, value)
+    else:
+        name = data.draw(_unknown_at("bedrock", level, _BR_DELTAS[level]), label="name")
+        # after the first block, before messageStop
+        stream[-2:-2] = [_bedrock_block_delta(level, {name: value}), br_stop(1)]
+    _blocks_naming(validate(bedrock(stream)), "bedrock", level, name)
+
+
+def test_every_member_bedrock_lists_is_accepted() -> None:
+    # No false red: each closed level holding every member it lists (nulls),
+    # and the open maps holding any key, leave the tool turn passing.
+    for level, known in _BR_METADATA.items():
+        stream = bedrock_turn(bedrock_tool())
+        _put(stream, -1, tuple(level.split("."))[:-1], level.split(".")[-1], {})
+        target = stream[-1]
+        for key in level.split("."):
+            target = target[key]
+        target.update(dict.fromkeys(known))
+        assert validate(bedrock(stream)).status == "pass", (level, stream[-1])
+    for level, known in _BR_DELTAS.items():
+        stream = bedrock_turn(bedrock_tool())
+        stream[-2:-2] = [_bedrock_block_delta(level, dict.fromkeys(known)), br_stop(1)]
+        assert validate(bedrock(stream)).status == "pass", level
+    for level in bedrock_members.OPEN_LEVELS:
+        stream = bedrock_turn(bedrock_tool())
+        path = tuple(level.split("."))
+        at = next(i for i, event in enumerate(stream) if path[0] in event)
+        _put(stream, at, path, "my-own-key", {"anything": 1})
+        assert validate(bedrock(stream)).status == "pass", level
 
 
 _COHERE_LEVELS = {
@@ -393,6 +498,66 @@ def test_a_member_outside_every_dialect_blocks_a_cohere_call(data: st.DataObject
     assert report.status == "blocked", report.to_json()
     assert "unsupported_event" in report.codes, report.to_json()
     assert any(name[:40] in f.message for f in report.findings), report.to_json()
+
+
+_CO_EVENTS = cohere_members.EVENT_LEVELS
+
+
+def _cohere_with(level: str) -> tuple[list[dict[str, Any]], int, tuple[str, ...]]:
+    # The valid call turn, with the event of ``level``'s type at a position
+    # (message-start, the tool plan and message-end are in it already; the
+    # others are inserted after the plan): the stream, the event's
+    # position, the path inside it.
+    kind, *path = level.split(".")
+    stream = co_turn(co_call())
+    positions = {"message-start": 0, "tool-plan-delta": 1, "message-end": len(stream) - 1}
+    if kind in positions:
+        return stream, positions[kind], tuple(path)
+    event: dict[str, Any] = {"type": kind}
+    if "index" in _CO_EVENTS[kind]:
+        event["index"] = 0
+    stream.insert(2, event)
+    return stream, 2, tuple(path)
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(data=st.data())
+def test_a_member_outside_every_dialect_blocks_a_cohere_event_without_a_call(
+    data: st.DataObject,
+) -> None:
+    # message-start, message-end and every event that carries no tool data,
+    # at every closed object inside them.
+    level = data.draw(st.sampled_from(sorted(_CO_EVENTS)), label="level")
+    name = data.draw(_unknown_at("cohere", level, _CO_EVENTS[level]), label="name")
+    stream, at, path = _cohere_with(level)
+    _put(stream, at, path, name, data.draw(_ANY_VALUE, label="value"))
+    _blocks_naming(validate(cohere(stream)), "cohere", level, name)
+
+
+def test_every_member_cohere_lists_is_accepted() -> None:
+    # No false red: each object holding every member it lists (nulls, where
+    # the valid turn does not already hold the member) leaves the turn passing.
+    for level, known in _CO_EVENTS.items():
+        stream, at, path = _cohere_with(level)
+        for member in sorted(known):
+            target = stream[at]
+            for key in path:
+                target = target.setdefault(key, {})
+            target.setdefault(member, None)
+        assert validate(cohere(stream)).status == "pass", (level, stream[at])
+
+
+@pytest.mark.parametrize(
+    "calls", [[{"id": "c", "type": "function"}], {"id": "c"}, "x"], ids=["array", "object", "text"]
+)
+def test_calls_in_cohere_message_start_block(calls: Any) -> None:
+    # message-start restates the message's arrays, empty: calls there are
+    # outside the tool-call events, which is all the profile reads.
+    stream = co_turn(co_call())
+    stream[0]["delta"]["message"]["tool_calls"] = calls
+    report = validate(cohere(stream))
+    assert report.status == "blocked", report.to_json()
+    assert any("message-start.delta.message.tool_calls" in f.message for f in report.findings)
 
 
 def _put(stream: list[Any], at: int, path: tuple[str, ...], name: str, value: Any) -> None:

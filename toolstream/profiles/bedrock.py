@@ -25,8 +25,9 @@ Text, reasoning, citation, image and tool-result blocks may have no start
 event: their first delta opens them.  A ``contentBlockStart`` whose
 ``start`` is empty, or holds a ``toolResult``, ``reasoningContent`` or
 ``image``, opens a non-call block.
-``metadata`` and padding fields (``p``) are ignored; an event whose type
-ends in ``Exception`` is ``provider_error``.
+``metadata`` and padding fields (``p``) are ignored, their members and
+those of the non-call deltas closed (``bedrock_members.py``); an event whose
+type ends in ``Exception`` is ``provider_error``.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ from toolstream.profiles._base import (
     provider_error,
     slot_index,
 )
-from toolstream.profiles.dialects import unknown_member_message
+from toolstream.profiles.bedrock_members import DELTA_LEVELS, METADATA_LEVELS, METADATA_NESTED
+from toolstream.profiles.dialects import unknown_member_message, unread_member
 
 # Deltas of non-call blocks.
 _BLOCK_DELTAS = frozenset({"text", "reasoningContent", "citation", "image", "toolResult"})
@@ -69,7 +71,8 @@ _TOOL_TYPES = {None: CLIENT, "tool_use": CLIENT, "server_tool_use": SERVER}
 # The members of the objects that carry a call (botocore bedrock-runtime
 # ToolUseBlockStart, ToolUseBlockDelta) and of the events around them
 # (their *Event shapes, and the padding ``p``): anything else may carry
-# what the profile cannot read.  ``metadata`` carries no tool data.
+# what the profile cannot read.  ``metadata`` carries no tool data (its
+# members: bedrock_members.py).
 _TOOL_START_MEMBERS = frozenset({"toolUseId", "name", "type"})
 _TOOL_DELTA_MEMBERS = frozenset({"input"})
 _BODY_MEMBERS = {
@@ -182,7 +185,13 @@ class Bedrock(Profile):
             )
             yield Stop(pos=pos, scope=0)
         elif kind == "metadata":
-            return
+            unread = unread_member(self, self.name, METADATA_LEVELS, METADATA_NESTED, kind, body)
+            if unread is not None:
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT,
+                    f"bedrock {unknown_member_message(unread)}",
+                    event=pos,
+                )
         elif kind.endswith("Exception"):
             raise provider_error(body, pos, title=kind[:60])
         else:
@@ -281,6 +290,8 @@ class Bedrock(Profile):
             if target is None:
                 self._kinds[index] = BLOCK
                 yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
+            # (after the Open: the block keeps its index when this blocks)
+            _check_block_delta(delta_type, value, pos, key)
             yield Fragment(pos=pos, key=key, id=None, name=None, text=None)
         else:
             if target is None:
@@ -289,6 +300,21 @@ class Bedrock(Profile):
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown delta type {delta_type[:40]!r}", event=pos
             )
+
+
+def _check_block_delta(delta_type: str, value: Any, pos: int, key: Any) -> None:
+    """A non-call delta's object (or, for ``toolResult``, each entry of its
+    array) holds nothing but its members (bedrock_members.DELTA_LEVELS)."""
+    path = f"contentBlockDelta.delta.{delta_type}"
+    if type(value) is dict:
+        known = DELTA_LEVELS.get(path)
+        if known is not None and not value.keys() <= known:
+            raise _unknown_member(f"{path}.", value, known, pos, key)
+    elif type(value) is list:
+        known = DELTA_LEVELS.get(f"{path}[]")
+        for entry in value:
+            if known is not None and type(entry) is dict and not entry.keys() <= known:
+                raise _unknown_member(f"{path}[].", entry, known, pos, key)
 
 
 def _unknown_member(

@@ -25,8 +25,10 @@ without a call is ``terminal_without_calls``; ``ERROR``, or a
 
 Recognized, no tool data: ``tool-plan-delta``, ``content-start``,
 ``content-delta``, ``content-end``, ``citation-start``, ``citation-end``,
-``debug``.  Any other event is ``unsupported_event``; any finding blocks
-the turn.
+``debug``.  Any other event is ``unsupported_event``, and so is a member of
+these events, of ``message-start`` or ``message-end`` outside its object's
+set (:mod:`toolstream.profiles.cohere_members`), or a ``message-start``
+whose ``tool_calls`` is not empty; any finding blocks the turn.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ from toolstream.profiles._base import (
     optional_text,
     slot_index,
 )
-from toolstream.profiles.dialects import unknown_member_message
+from toolstream.profiles.cohere_members import EVENT_LEVELS, EVENT_NESTED
+from toolstream.profiles.dialects import unknown_member_message, unread_member
 
 NO_TOOL_DATA_EVENTS = frozenset(
     {
@@ -162,11 +165,25 @@ class Cohere(Profile):
             yield End(pos=pos, key=key)
         elif kind == "message-start":
             yield Begin(pos=pos, scope=0)
+            self._check_members(kind, raw, pos)
+            _no_calls_at_start(raw, pos)
         elif kind == "message-end":
             yield from self._end(raw, pos)
-        elif kind not in NO_TOOL_DATA_EVENTS:
+            self._check_members(kind, raw, pos)
+        elif kind in NO_TOOL_DATA_EVENTS:
+            self._check_members(kind, raw, pos)
+        else:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:40]!r}", event=pos
+            )
+
+    def _check_members(self, kind: str, raw: dict[str, Any], pos: int) -> None:
+        # After the event's own events are out, so that an unknown member
+        # adds its one finding (cohere_members.py).
+        unread = unread_member(self, self.name, EVENT_LEVELS, EVENT_NESTED, kind, raw)
+        if unread is not None:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, f"cohere {unknown_member_message(unread)}", event=pos
             )
 
     def _key(self, raw: dict[str, Any], pos: int) -> SlotKey:
@@ -284,6 +301,22 @@ def _arguments(function: dict[str, Any], key: SlotKey, pos: int) -> str | None:
             event=pos,
         )
     return text
+
+
+def _no_calls_at_start(raw: dict[str, Any], pos: int) -> None:
+    """``message-start`` restates the message's arrays, empty; calls there
+    would be delivered outside the ``tool-call-*`` events, which the
+    profile does not read."""
+    delta = raw.get("delta")
+    message = delta.get("message") if type(delta) is dict else None
+    calls = message.get("tool_calls") if type(message) is dict else None
+    if calls not in (None, []):
+        raise ProtocolError(
+            Code.UNSUPPORTED_EVENT,
+            f"message-start.delta.message.tool_calls is not an empty array"
+            f" ({describe(calls)}): calls outside the tool-call events are not read",
+            event=pos,
+        )
 
 
 def _closed(

@@ -65,7 +65,9 @@ object, a chunk member outside those of a ``GenerateContentResponse``
 those of a ``Candidate`` (:data:`CANDIDATE_MEMBERS`), a content member
 outside ``parts`` and ``role``, a part with a member outside the known set,
 a ``functionCall`` member outside ``name``, ``id``, ``args``,
-``partialArgs`` and ``willContinue``, are ``unsupported_event``, the
+``partialArgs`` and ``willContinue``, a member of ``usageMetadata`` or
+``promptFeedback`` (or of an entry of their arrays) outside its set
+(:mod:`toolstream.profiles.gemini_members`), are ``unsupported_event``, the
 finding naming the member's path; an
 ``error`` object, or ``promptFeedback.blockReason`` (the prompt was
 refused), is ``provider_error``.  Any finding blocks the turn.
@@ -101,7 +103,8 @@ from toolstream.profiles._base import (
     provider_error,
     slot_index,
 )
-from toolstream.profiles.dialects import unknown_member_message
+from toolstream.profiles.dialects import unknown_member_message, unread_member
+from toolstream.profiles.gemini_members import CHUNK_ARRAYS, CHUNK_LEVELS
 from toolstream.profiles.partial_args import Reassembly, canonical_json
 
 ACCEPTED_REASONS = frozenset({"STOP"})
@@ -281,6 +284,10 @@ class Gemini(Profile):
             shown = reason[:40] if type(reason) is str else describe(reason)
             raise ProtocolError(Code.PROVIDER_ERROR, f"the prompt was blocked: {shown}", event=pos)
         _closed(raw, _CHUNK_MEMBERS, "", pos)
+        for level in ("usageMetadata", "promptFeedback"):
+            inner = raw.get(level)
+            if type(inner) is dict:
+                self._check_members(level, inner, pos)
         candidates = raw.get("candidates")
         if candidates is None:
             return  # usage-only or metadata-only chunk
@@ -510,6 +517,22 @@ class Gemini(Profile):
         if not more:
             yield Fragment(pos=pos, key=streamed.key, id=None, name=None, text=text)
             yield End(pos=pos, key=streamed.key)
+
+    def _check_members(self, level: str, obj: dict[str, Any], pos: int) -> None:
+        """``obj`` (at ``level``) and the entries of its arrays hold
+        nothing but their members (gemini_members.py) or an inert reviewed
+        dialect's."""
+        unread = unread_member(self, self.name, CHUNK_LEVELS, {}, level, obj)
+        for array in CHUNK_ARRAYS[level]:
+            entries = obj.get(array)
+            for entry in entries if type(entries) is list else ():
+                if unread is None and type(entry) is dict:
+                    where = f"{level}.{array}[]"
+                    unread = unread_member(self, self.name, CHUNK_LEVELS, {}, where, entry)
+        if unread is not None:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, f"gemini {unknown_member_message(unread)}", event=pos
+            )
 
 
 def _closed(item: dict[str, Any], known: frozenset[str], where: str, pos: int) -> None:
