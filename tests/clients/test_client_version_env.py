@@ -1,7 +1,8 @@
 """``--client NAME==VERSION`` for real: openai-python 2.8.0 (the last line
 before the SDK moved to httpx2) in an environment of its own, and
 openai-node 4.104.0 (the last 4.x) and @ai-sdk/openai-compatible 0.2.15,
-0.2.16, 2.0.57 and 2.0.58 in npm folders of their own, in the user
+0.2.16, 2.0.57, 2.0.58 and 3.0.23 (on the Node.js 22 its engines ask for,
+from npm, when node here is older) in npm folders of their own, in the user
 cache.  The tests never build them (that reaches the package index, and tests
 reach only 127.0.0.1): ``make test`` does, before pytest (``make
 version-env``).  Without them the tests skip, saying why, and fail under CI,
@@ -243,3 +244,95 @@ def test_the_openai_compatible_driver_tells_the_fixed_releases_apart(
         (invalid,) = flagged["invalid"]
         assert json.loads(invalid)["name"] == "lookup" and "NoSuchToolError" in invalid
         assert outcome(outside_row, version) == ("unsafe_accept", "as_sent")
+
+
+# -- a release whose engines ask for a newer Node.js: @ai-sdk/openai-compatible 3.0.23 ------
+
+NEWER_NODE = "3.0.23"
+"""Its engines ask for Node.js >=22 (pull request 18382, omitted indexes);
+``make version-env`` builds it with the Node.js 22 from npm when node here
+is older."""
+
+
+@pytest.fixture(scope="module")
+def newer_node_env() -> tuple[Path, str | None]:
+    """The cached folder of 3.0.23 and the version of the Node.js from npm it
+    runs on (None: the node here satisfies its engines)."""
+    import shutil
+
+    from toolstream.clients.node import NodeClient
+    from toolstream.clients.versions import (
+        _npm_env_dir,
+        engines_node,
+        node_choice,
+        node_version,
+        prepare_npm_env,
+        provided_node,
+        release_node,
+    )
+
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node or npm is not on PATH (the JavaScript clients need Node.js 20)")
+    client = CLIENTS[COMPATIBLE]
+    assert isinstance(client, NodeClient)
+    built = _npm_env_dir(client, NEWER_NODE)
+    why = None
+    if not (built / _DONE).is_file():
+        why = (
+            f"no npm folder for {COMPATIBLE} {NEWER_NODE} in {built}: `make version-env` builds it"
+        )
+    else:
+        spec = node_choice(engines_node(client.packages[0], built), node_version())
+        if spec is not None and provided_node(spec) is None:
+            why = (
+                f"no Node.js {spec} from npm for {COMPATIBLE} {NEWER_NODE} (node here is"
+                f" {node_version()}): `make version-env` installs it"
+            )
+    if why is not None:
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+    try:
+        env = prepare_npm_env(client, NEWER_NODE)  # cached: no npm
+        node = release_node(client, NEWER_NODE, env)  # cached: no npm
+    except VersionError as error:
+        pytest.fail(str(error))
+    return env, node[1] if node is not None else None
+
+
+def test_a_release_asking_for_a_newer_node_runs_on_the_one_from_npm(
+    newer_node_env: tuple[Path, str | None],
+) -> None:
+    """3.0.23 runs (on Node.js 22 from npm when node here is older, and says
+    so in its version): the index-less call that 2.x up to 2.0.79 refused
+    is handed over, and vercel/ai#15879's combined shape (no index, the name
+    after the arguments) is still refused by the tracker, as the reference
+    blocks it."""
+    from toolstream.clients.node import js_version
+
+    env, node = newer_node_env
+    assert js_version("@ai-sdk/openai-compatible", env) == NEWER_NODE
+    assert js_version("ai", env) == "7.0.52"  # the ai of its provider specification (v4)
+    cases = [
+        FIELD_FIXTURES / "no_index_name_after_arguments.json",
+        FIELD_FIXTURES / "no_index.json",
+        FIELD_FIXTURES / "name_after_arguments.json",
+    ]
+    name = f"{COMPATIBLE}=={NEWER_NODE}"
+    done = CliRunner().invoke(
+        cli,
+        ["diff", *map(str, cases), "--client", name, "--format", "json", "--fail-on", "never"],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)
+    (adapter,) = data["adapters"]
+    if node is None:
+        assert adapter["version"] == NEWER_NODE
+    else:
+        assert node.split(".")[0] == "22"
+        assert adapter["version"] == f"{NEWER_NODE} (on Node.js {node} from npm)"
+    combined, no_index, late_name = (row["results"][name] for row in data["cases"])
+    assert combined["classification"] == "agree" and not combined["calls"]
+    assert "Expected 'function.name' to be a string." in combined["detail"]
+    assert (no_index["classification"], no_index.get("handover")) == ("unsafe_accept", "extra_call")
+    assert late_name["classification"] == "agree" and late_name["calls"]

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -138,6 +139,12 @@ def test_a_javascript_release_folder_pins_the_rest_from_package_json(
         "ai": "5.0.277",
     }
     assert npm_requirements(compatible, "1.0.0-beta.2")["ai"] == "5.0.277"
+    # 3.x (provider specification v4) runs under ai 7; 2.x keeps the pins
+    assert npm_requirements(compatible, "3.0.23") == {
+        "@ai-sdk/openai-compatible": "3.0.23",
+        "ai": "7.0.52",
+    }
+    assert npm_requirements(compatible, "2.0.92")["ai"] == pins["ai"]
     assert _npm_env_dir(compatible, "0.2.15") != _npm_env_dir(compatible, "0.2.16")
     monkeypatch.setenv(ENV_DIR_VARIABLE, str(tmp_path))
     node = CLIENTS["openai-node-chat-create"]
@@ -172,6 +179,146 @@ def test_a_release_whose_engines_ask_for_a_newer_node_is_refused_in_one_line(
     assert engines_refusal(library, "2.0.58", tmp_path, "20.20.2") is None
     manifest.write_text(json.dumps({"name": library}), encoding="utf-8")
     assert engines_refusal(library, "2.0.58", tmp_path, "16.0.0") is None  # none asked
+
+
+@pytest.mark.parametrize(
+    ("wanted", "here", "choice"),
+    [
+        (">=22", "20.20.2", "^22.0.0"),  # @ai-sdk/openai-compatible 3.x
+        (">= 22", "20.20.2", "^22.0.0"),
+        (">=22", "22.0.0", None),
+        (">=22", "24.1.0", None),
+        (">=18", "20.20.2", None),  # 2.x: the node here
+        (">=18.12.1", "18.12.0", "^18.12.1"),
+        ("^20.19.0 || >=22.12.0", "18.1.0", "^20.19.0"),  # the lowest major it admits
+        ("^20.19.0 || >=22.12.0", "21.0.0", "^22.12.0"),
+        ("^20.19.0 || >=22.12.0", "20.20.2", None),
+        ("22.x", "20.1.0", "^22.0.0"),
+        ("~22.3", "20.1.0", "^22.3.0"),
+        (">21", "20.1.0", "^22.0.0"),
+        (">=22.12.0 <23", "20.1.0", "^22.12.0"),
+        ("18 - 22", "16.0.0", "^18.0.0"),
+        ("*", "20.1.0", None),
+        ("<18", "20.20.2", None),  # only an older one: the node here, as before
+        ("a new syntax", "20.20.2", None),  # not read: the node here
+        (None, "20.20.2", None),  # no engines
+        (">=22", None, None),  # no node answering: refused elsewhere
+    ],
+)
+def test_the_node_a_release_runs_on_is_chosen_from_its_engines(
+    wanted: str | None, here: str | None, choice: str | None
+) -> None:
+    from toolstream.clients.versions import node_choice
+
+    assert node_choice(wanted, here) == choice
+
+
+def _engines_env(tmp_path: Path, node: str) -> Path:
+    """A release folder whose @ai-sdk/openai-compatible asks ``engines.node``."""
+    env = tmp_path / "release"
+    package = env / "node_modules" / "@ai-sdk" / "openai-compatible"
+    package.mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps({"engines": {"node": node}}), "utf-8")
+    return env
+
+
+def _fake_npm(folder: Path, script: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    npm = folder / "npm"
+    npm.write_text("#!/bin/sh\n" + script, encoding="utf-8")
+    npm.chmod(0o755)
+
+
+needs_posix_node_package = pytest.mark.skipif(
+    shutil.which("sh") is None or os.name == "nt", reason="a stand-in npm needs a POSIX sh"
+)
+
+
+@needs_posix_node_package
+def test_a_newer_node_the_release_asks_for_is_installed_once_and_runs_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stand-in npm (no registry): it "installs" a node binary package
+    whose node answers v22.9.0; the release runs on it, the second time
+    from the cache (npm not asked again), and says so in its version."""
+    from toolstream.clients import versions
+
+    package = versions.node_package()
+    if package is None:
+        pytest.skip("no Node.js binary package on npm for this machine")
+    monkeypatch.setenv(ENV_DIR_VARIABLE, str(tmp_path / "cache"))
+    calls = tmp_path / "npm-calls"
+    _fake_npm(
+        tmp_path / "bin",
+        f'echo "$@" >> {calls}\n'
+        'while [ "$1" != "--prefix" ]; do shift; done\n'
+        f'mkdir -p "$2/node_modules/{package}/bin"\n'
+        f"printf '#!/bin/sh\\necho v22.9.0\\n' > \"$2/node_modules/{package}/bin/node\"\n"
+        f'chmod +x "$2/node_modules/{package}/bin/node"\n',
+    )
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
+    monkeypatch.setattr(versions, "node_version", lambda: "20.20.2")
+    client = CLIENTS["ai-sdk-openai-compatible"]
+    assert isinstance(client, NodeClient)
+    env = _engines_env(tmp_path, ">=22")
+    said: list[str] = []
+    binary, version = versions.release_node(client, "3.0.23", env, progress=said.append) or ("", "")
+    assert version == "22.9.0"
+    assert (
+        binary
+        == tmp_path
+        / "cache"
+        / f"nodejs-{package}-22.0.0"
+        / "node_modules"
+        / package
+        / "bin"
+        / "node"
+    )
+    (asked,) = calls.read_text("utf-8").splitlines()
+    assert asked.endswith(f"--ignore-scripts --loglevel=error {package}@^22.0.0")
+    assert said[-1] == (
+        f"@ai-sdk/openai-compatible@3.0.23 runs on Node.js 22.9.0 from npm ({binary}):"
+        " its engines ask >=22, node here is 20.20.2"
+    )
+    assert versions.release_node(client, "3.0.24", env) == (binary, "22.9.0")  # cached
+    assert len(calls.read_text("utf-8").splitlines()) == 1
+    # a release the node here satisfies runs on it
+    assert versions.release_node(client, "2.0.92", _engines_env(tmp_path / "two", ">=18")) is None
+
+
+@needs_posix_node_package
+def test_a_newer_node_that_cannot_be_had_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolstream.clients import versions
+
+    if versions.node_package() is None:
+        pytest.skip("no Node.js binary package on npm for this machine")
+    monkeypatch.setenv(ENV_DIR_VARIABLE, str(tmp_path / "cache"))
+    monkeypatch.setattr(versions, "node_version", lambda: "20.20.2")
+    client = CLIENTS["ai-sdk-openai-compatible"]
+    assert isinstance(client, NodeClient)
+    env = _engines_env(tmp_path, ">=22")
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(VersionError) as absent:
+        versions.release_node(client, "3.0.23", env)
+    assert str(absent.value) == (
+        "client 'ai-sdk-openai-compatible': @ai-sdk/openai-compatible@3.0.23 needs Node.js >=22"
+        " (its engines); node here is 20.20.2, and npm is not on PATH to install Node.js ^22.0.0"
+    )
+    _fake_npm(
+        tmp_path / "bin",
+        'echo "npm error code E404" >&2\necho "npm error 404 Not Found" >&2\nexit 1\n',
+    )
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
+    with pytest.raises(VersionError) as failed:
+        versions.release_node(client, "3.0.23", env)
+    message = str(failed.value)
+    assert "\n" not in message and message.endswith(
+        "node here is 20.20.2, and cannot install Node.js ^22.0.0"
+        f" ({versions.node_package()}) from npm: npm error 404 Not Found"
+    )
+    assert not list((tmp_path / "cache").iterdir())  # nothing half-built is kept
 
 
 def test_a_javascript_version_too_old_is_refused_before_npm_runs(

@@ -208,10 +208,13 @@ class _Runner:
     one.
 
     ``locate`` says where to run: the folder holding ``run.mjs`` and the
-    driver modules it loads (all of them when empty)."""
+    driver modules it loads (all of them when empty).  ``executable``: the
+    node it starts (``node`` on PATH; a release's own Node.js when its
+    engines ask for a newer one, set by ``locate``)."""
 
     def __init__(self, locate: Callable[[], tuple[Path, tuple[str, ...]]]) -> None:
         self.locate = locate
+        self.executable = "node"
         self.process: subprocess.Popen[bytes] | None = None
         self.seq = 0
         self.lock = threading.Lock()
@@ -265,7 +268,7 @@ class _Runner:
         self.generation += 1
         home, modules = self.locate()
         process = subprocess.Popen(
-            ["node", str(home / "run.mjs"), *modules],
+            [self.executable, str(home / "run.mjs"), *modules],
             cwd=home,
             env=_node_environment(),
             stdin=subprocess.PIPE,
@@ -479,9 +482,13 @@ OPENAI_COMPATIBLE_LINES: Final[tuple[tuple[str, Mapping[str, str]], ...]] = (
     # ai 5 one that is not v2): 0.x is spec v1, for ai 4 (4.3.19, the last,
     # on the same @ai-sdk/provider 1.1.3 as 0.2.x), whose zod peer is 3.x;
     # 1.x is spec v2, for ai 5 (5.0.277, the last); 2.x is spec v3, for the
-    # pinned ai 6
+    # pinned ai 6; 3.x is spec v4, for ai 7 (7.0.52, on the same
+    # @ai-sdk/provider-utils 5.0.21 as 3.0.23, the release of vercel/ai
+    # pull request 18382), both asking for Node.js 22 (their engines)
     ("1.0.0", {"ai": "4.3.19", "zod": "3.25.76"}),
     ("2.0.0", {"ai": "5.0.277"}),
+    ("3.0.0", {}),
+    ("4.0.0", {"ai": "7.0.52"}),
 )
 """The ``ai`` release each major line of @ai-sdk/openai-compatible runs under."""
 

