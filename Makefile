@@ -23,14 +23,15 @@ test: $(STAMP) js-if-node release-check
 
 # The older client releases the tests drive (tests/clients/test_client_version_env.py):
 # openai-python 2.8.0, and openai-node 4.104.0 and @ai-sdk/openai-compatible 0.2.15, 0.2.16,
-# 2.0.57, 2.0.58 when npm is here, built into the user cache
+# 2.0.57, 2.0.58, 3.0.23 when npm is here (3.0.23 with the Node.js 22 from npm its engines ask
+# for when node here is older: 23 s cold, the Node.js included), built into the user cache
 # here, where reaching the package indexes is an install step, so that no test does;
 # reused once built.
 version-env: $(STAMP)
 	$(BIN)/python -c 'from toolstream.clients.registry import CLIENTS; from toolstream.clients.versions import prepare_env; print(prepare_env(CLIENTS["openai-chat-create"], "2.8.0", progress=print))'
 	@if command -v npm >/dev/null 2>&1; then \
 		$(BIN)/python -c 'from toolstream.clients.registry import CLIENTS; from toolstream.clients.versions import prepare_env; print(prepare_env(CLIENTS["openai-node-chat-stream"], "4.104.0", progress=print))'; \
-		$(BIN)/python -c 'from toolstream.clients.registry import CLIENTS; from toolstream.clients.versions import prepare_env; [print(prepare_env(CLIENTS["ai-sdk-openai-compatible"], v, progress=print)) for v in ("0.2.15", "0.2.16", "2.0.57", "2.0.58")]'; \
+		$(BIN)/python -c 'from toolstream.clients.registry import CLIENTS; from toolstream.clients.versions import prepare_env; [print(prepare_env(CLIENTS["ai-sdk-openai-compatible"], v, progress=print)) for v in ("0.2.15", "0.2.16", "2.0.57", "2.0.58", "3.0.23")]'; \
 	else \
 		echo "npm not found: the openai-node and @ai-sdk/openai-compatible folders are not built (their tests skip)"; \
 	fi
