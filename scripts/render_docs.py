@@ -281,7 +281,9 @@ def _other_profiles_members() -> list[str]:
         "",
         "`event` is any of "
         + ", ".join(f"`{e}`" for e in sorted(openai_responses_members.LIFECYCLE_EVENTS))
-        + "; an output item's members are closed by its type.",
+        + "; an output item's members are closed by its type, and so are a part's and an"
+        " annotation's; a progress event is named by its type, and an event type outside"
+        " the table is not read.",
         "",
         "| object | members |",
         "|---|---|",
@@ -293,6 +295,19 @@ def _other_profiles_members() -> list[str]:
             for array, parts in arrays.items()
             for row in rows(parts, f"item ({item_type}).{array}[] ({{}})")
         ],
+        *rows(openai_responses_members.PROGRESS_EVENTS),
+        *[
+            row
+            for kind, parts in openai_responses_members.EVENT_PARTS.items()
+            for row in rows(parts, f"{kind}.part ({{}})")
+        ],
+        *rows(openai_responses_members.ANNOTATIONS, "annotation ({})"),
+        *rows(
+            {
+                "logprobs[]": openai_responses_members.LOGPROB,
+                "logprobs[].top_logprobs[]": openai_responses_members.TOP_LOGPROB,
+            }
+        ),
         "",
         "Open on purpose (members not checked):",
         "",

@@ -785,6 +785,159 @@ def test_a_member_outside_every_dialect_blocks_a_responses_turn(data: st.DataObj
     _blocks_naming(validate(responses(stream)), "openai-responses", level, name)
 
 
+_PROGRESS = responses_members.PROGRESS_EVENTS
+_EVENT_PARTS = sorted(
+    (kind, part_type)
+    for kind, part_types in responses_members.EVENT_PARTS.items()
+    for part_type in part_types
+)
+_ANNOTATION_TYPES = sorted(responses_members.ANNOTATIONS)
+_ANNOTATION_EVENTS = sorted(kind for kind in _PROGRESS if "annotation" in _PROGRESS[kind])
+
+
+def _progress(kind: str) -> dict[str, Any]:
+    # An event of ``kind`` about the message item at output index 1, holding
+    # the routing members its type has.
+    routing = {"item_id": "it_1", "output_index": 1, "sequence_number": 5}
+    routing |= {"content_index": 0, "summary_index": 0}
+    return {"type": kind} | {k: v for k, v in routing.items() if k in _PROGRESS[kind]}
+
+
+def _with_progress(*events: dict[str, Any]) -> list[dict[str, Any]]:
+    # The call turn with a message item beside the call, ``events`` before
+    # the item's output_item.done.
+    stream = responses_turn(responses_call(), _item_events("message"))
+    stream[-2:-2] = list(events)
+    return stream
+
+
+def _text_part(**more: Any) -> dict[str, Any]:
+    return {"type": "output_text", "text": "x", "annotations": [], **more}
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(data=st.data())
+def test_a_member_outside_every_dialect_blocks_a_responses_progress_event(
+    data: st.DataObject,
+) -> None:
+    # Every text, refusal, reasoning, audio and built-in tool progress event;
+    # the part of a content or summary part event; an annotation (of the
+    # annotation event, of a text part in a part event or in the message
+    # item); a logprobs entry and its top_logprobs (of a text event or part).
+    where = data.draw(
+        st.sampled_from(["event", "part", "annotation", "logprob", "top logprob"]), label="where"
+    )
+    value = data.draw(_ANY_VALUE, label="value")
+    if where == "event":
+        kind = data.draw(st.sampled_from(sorted(_PROGRESS)), label="event")
+        level = kind
+        name = data.draw(_unknown_at("openai-responses", level, _PROGRESS[kind]), label="name")
+        stream = _with_progress(_progress(kind) | {name: value})
+    elif where == "part":
+        kind, part_type = data.draw(st.sampled_from(_EVENT_PARTS), label="part")
+        level = f"{kind}.part"
+        known = responses_members.EVENT_PARTS[kind][part_type]
+        name = data.draw(_unknown_at("openai-responses", level, known), label="name")
+        stream = _with_progress(_progress(kind) | {"part": {"type": part_type, name: value}})
+    elif where == "annotation":
+        annotation_type = data.draw(st.sampled_from(_ANNOTATION_TYPES), label="type")
+        known = responses_members.ANNOTATIONS[annotation_type]
+        name = data.draw(_unknown_at("openai-responses", "annotation", known), label="name")
+        annotation = {"type": annotation_type, name: value}
+        holder = data.draw(st.sampled_from(["event", "part event", "item"]), label="in")
+        if holder == "event":
+            kind = data.draw(st.sampled_from(_ANNOTATION_EVENTS), label="event")
+            level = f"{kind}.annotation"
+            stream = _with_progress(_progress(kind) | {"annotation": annotation})
+        elif holder == "part event":
+            kind = "response.content_part.done"
+            level = f"{kind}.part.annotations[]"
+            part = _text_part(annotations=[annotation])
+            stream = _with_progress(_progress(kind) | {"part": part})
+        else:
+            level = "item.content[].annotations[]"
+            stream = _with_progress()
+            stream[-2]["item"]["content"] = [_text_part(annotations=[annotation])]
+    else:
+        top = where == "top logprob"
+        known = responses_members.TOP_LOGPROB if top else responses_members.LOGPROB
+        name = data.draw(_unknown_at("openai-responses", "logprobs", known), label="name")
+        entry: dict[str, Any] = {"token": "x", "logprob": -0.1, "top_logprobs": []}
+        if top:
+            entry["top_logprobs"] = [{"token": "x", "logprob": -0.1, name: value}]
+        else:
+            entry[name] = value
+        kind = data.draw(
+            st.sampled_from(
+                ["response.output_text.delta", "response.output_text.done", "part event"]
+            ),
+            label="in",
+        )
+        if kind == "part event":
+            level = "response.content_part.done.part.logprobs[]"
+            part = _text_part(logprobs=[entry])
+            stream = _with_progress(_progress("response.content_part.done") | {"part": part})
+        else:
+            level = f"{kind}.logprobs[]"
+            stream = _with_progress(_progress(kind) | {"logprobs": [entry]})
+        level += ".top_logprobs[]" if top else ""
+    report = validate(responses(stream))
+    _blocks_naming(report, "openai-responses", level, name)
+    assert any(f"{level}.{name[:40]}" in f.message for f in report.findings), report.to_json()
+
+
+@settings(max_examples=100, deadline=None, database=None)
+@given(
+    prefix=st.sampled_from(
+        sorted({kind.rsplit(".", 1)[0] + "." for kind in responses_members.PROGRESS_EVENTS})
+    ),
+    suffix=st.text(st.characters(min_codepoint=0x61, max_codepoint=0x7A), min_size=1, max_size=8),
+)
+def test_an_unknown_progress_event_type_blocks(prefix: str, suffix: str) -> None:
+    # The progress events are a list, not a prefix: another event named
+    # like them is not read.
+    kind = prefix + suffix
+    if kind in responses_members.PROGRESS_EVENTS or kind in responses_members.LIFECYCLE_EVENTS:
+        return
+    stream = _with_progress({"type": kind, "item_id": "it_1", "output_index": 1})
+    report = validate(responses(stream))
+    assert report.status == "blocked", report.to_json()
+    assert any("unknown event type" in f.message for f in report.findings), report.to_json()
+
+
+def test_every_member_a_progress_event_lists_is_accepted() -> None:
+    # No false red: each event holding every member it lists (nulls, but a
+    # part of each of its types), each annotation type and logprobs entry
+    # holding all of theirs, leave the call turn passing.
+    full_logprob = dict.fromkeys(responses_members.LOGPROB) | {
+        "top_logprobs": [dict.fromkeys(responses_members.TOP_LOGPROB)]
+    }
+    annotations = [
+        dict.fromkeys(known) | {"type": annotation_type}
+        for annotation_type, known in responses_members.ANNOTATIONS.items()
+    ]
+    for kind, known in _PROGRESS.items():
+        event = _progress(kind) | dict.fromkeys(known - {"type", "part"})
+        parts = responses_members.EVENT_PARTS.get(kind)
+        no_part: list[tuple[str | None, frozenset[str]]] = [(None, frozenset())]
+        for part_type, part_known in [*parts.items()] if parts else no_part:
+            if part_type is not None:
+                event["part"] = dict.fromkeys(part_known) | {"type": part_type}
+                if part_type == "output_text":
+                    event["part"] |= {"annotations": annotations, "logprobs": [full_logprob]}
+            if "logprobs" in known:
+                event["logprobs"] = [full_logprob]
+            if "annotation" in known:
+                for annotation in annotations:
+                    stream = _with_progress(event | {"annotation": annotation})
+                    assert validate(responses(stream)).status == "pass", (kind, annotation)
+            report = validate(responses(_with_progress(event)))
+            assert report.status == "pass", (kind, part_type, report.to_json())
+    stream = _with_progress()
+    stream[-2]["item"]["content"] = [_text_part(annotations=annotations, logprobs=[full_logprob])]
+    assert validate(responses(stream)).status == "pass"
+
+
 _INTERACTIONS = gemini_interactions_members.EVENT_LEVELS
 _INTERACTION_CALL = gemini_interactions_members.CALL_LEVELS
 _STEPS = gemini_interactions_members.STEP_MEMBERS

@@ -29,7 +29,10 @@ reported as server calls, never executable; :data:`BLOCK_ITEMS` are blocks;
 client-executed items other than ``function_call`` (``custom_tool_call``,
 ``computer_call``, a client-run ``tool_search_call``...) are
 ``unsupported_call_type``; any other item type is ``unsupported_event``.
-Events that only carry text, reasoning or server-tool progress are ignored.
+Events that only carry text, refusal, reasoning, audio or server-tool
+progress are read by their members only (``PROGRESS_EVENTS``, with their
+``part``, ``annotation`` and ``logprobs`` entries; an event type outside that
+table is ``unsupported_event``).
 One fixture holds one response: a second ``response.created`` is fatal
 (``toolstream import`` splits captures holding several).
 """
@@ -63,10 +66,15 @@ from toolstream.profiles._base import (
 )
 from toolstream.profiles.dialects import unknown_member_message, unread_member
 from toolstream.profiles.openai_responses_members import (
+    ANNOTATIONS,
+    EVENT_PARTS,
     ITEM_MEMBERS,
     ITEM_PARTS,
+    LOGPROB,
+    PROGRESS_EVENTS,
     RESPONSE_LEVELS,
     RESPONSE_NESTED,
+    TOP_LOGPROB,
 )
 
 SERVER_ITEMS = frozenset(
@@ -117,22 +125,6 @@ _ENDINGS = {
     "response.failed": "failed",
 }
 """End events; ``response.failed`` also blocks the turn with ``provider_error``."""
-_PASSIVE_PREFIXES = (
-    "response.content_part.",
-    "response.output_text.",
-    "response.refusal.",
-    "response.reasoning",
-    "response.web_search_call.",
-    "response.file_search_call.",
-    "response.code_interpreter_call",
-    "response.image_generation_call.",
-    "response.mcp_",
-    "response.audio",
-    "response.output_text_annotation.",
-    # the input of an unsupported client item (already reported on its
-    # output_item.added as unsupported_call_type)
-    "response.custom_tool_call_input.",
-)
 _PASSIVE_EVENTS = frozenset({"response.in_progress", "response.queued"})
 
 
@@ -264,8 +256,8 @@ class OpenAIResponses(Profile):
             raise ProtocolError(Code.PROVIDER_ERROR, f"provider error: {_message(raw)}", event=pos)
         elif kind in _PASSIVE_EVENTS:
             self._check_response(raw, kind, pos)
-        elif kind.startswith(_PASSIVE_PREFIXES):
-            return
+        elif kind in PROGRESS_EVENTS:
+            self._check_progress(raw, kind, pos)
         else:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown event type {kind[:60]!r}", event=pos
@@ -291,6 +283,53 @@ class OpenAIResponses(Profile):
                 break
         if unread is not None:
             raise _unknown_path(f"{kind}.{unread}", pos)
+
+    def _check_progress(self, raw: dict[str, Any], kind: str, pos: int) -> None:
+        """A text, refusal, reasoning, audio or built-in tool progress event,
+        its ``part``, ``annotation`` and ``logprobs`` entries: every member
+        known (``openai_responses_members.py``) or read by an allowed inert
+        dialect.  One set lookup for the event; the rest only when present."""
+        unread = unread_member(self, self.name, PROGRESS_EVENTS, {}, kind, raw)
+        part_types = EVENT_PARTS.get(kind)
+        if unread is None and part_types is not None and "part" in raw:
+            unread = self._unread_part(raw["part"], f"{kind}.part", part_types)
+        annotation = raw.get("annotation")
+        if unread is None and annotation is not None:
+            unread = self._unread_annotation(annotation, f"{kind}.annotation")
+        logprobs = raw.get("logprobs")
+        if unread is None and logprobs:
+            unread = self._unread_logprobs(logprobs, f"{kind}.logprobs[]")
+        if unread is not None:
+            raise _unknown_path(unread, pos)
+
+    def _unread_annotation(self, annotation: Any, level: str) -> str | None:
+        """The path of what is unknown in one annotation: no object of a
+        known type, or a member outside its type's set."""
+        kind = annotation.get("type") if type(annotation) is dict else None
+        known = ANNOTATIONS.get(kind) if type(kind) is str else None
+        if known is None:
+            return f"{level}.type={kind[:40]!r}" if type(kind) is str else level
+        return unread_member(self, self.name, {level: known}, {}, level, annotation)
+
+    def _unread_logprobs(self, logprobs: Any, level: str) -> str | None:
+        """The path of an unknown member of a ``logprobs`` entry or of one of
+        its ``top_logprobs`` (entries that are no object are not read)."""
+        for entry in logprobs if type(logprobs) is list else ():
+            if type(entry) is not dict:
+                continue
+            unread = unread_member(self, self.name, {level: LOGPROB}, {}, level, entry)
+            top = entry.get("top_logprobs")
+            for alternative in top if unread is None and type(top) is list else ():
+                if type(alternative) is dict:
+                    where = f"{level}.top_logprobs[]"
+                    unread = unread_member(
+                        self, self.name, {where: TOP_LOGPROB}, {}, where, alternative
+                    )
+                    if unread is not None:
+                        break
+            if unread is not None:
+                return unread
+        return None
 
     def _unread_item(self, item: Any, where: str) -> str | None:
         """The path of an unknown member of an output item, the items that
@@ -328,7 +367,18 @@ class OpenAIResponses(Profile):
             # an unknown type has no event of its own: it blocks here.
             # (Named as the member it is not: the type, or the part itself.)
             return f"{level}.type={part_type[:40]!r}" if type(part_type) is str else level
-        return unread_member(self, self.name, {level: known}, {}, level, part)
+        unread = unread_member(self, self.name, {level: known}, {}, level, part)
+        if unread is None and part_type == "output_text":
+            # A text's annotations (citations) and token probabilities.
+            annotations = part.get("annotations")
+            for annotation in annotations if type(annotations) is list else ():
+                unread = self._unread_annotation(annotation, f"{level}.annotations[]")
+                if unread is not None:
+                    return unread
+            logprobs = part.get("logprobs")
+            if logprobs:
+                unread = self._unread_logprobs(logprobs, f"{level}.logprobs[]")
+        return unread
 
     def _check_item(self, item: dict[str, Any], pos: int, key: tuple[int, int]) -> None:
         unread = self._unread_item(item, "item")

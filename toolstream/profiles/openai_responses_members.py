@@ -205,7 +205,7 @@ members (``response_output_message.py``, ``response_output_text.py``,
 of another type, or with a member outside its set, blocks (the path named
 is ``item.content[]``, ``item.summary[]``...).  The entries of a text's
 ``annotations`` and ``logprobs`` (citations and token probabilities) are
-known and not read, and not closed member by member."""
+closed too: :data:`ANNOTATIONS`, :data:`LOGPROB`."""
 
 OPEN_LEVELS: dict[str, str] = {
     "response.metadata": (
@@ -220,3 +220,126 @@ OPEN_LEVELS: dict[str, str] = {
 """Objects whose members are open on purpose: path -> why, with the source.
 Their members are not checked; the closed-world test reads this table to
 leave them out."""
+
+_PROGRESS = frozenset({"type", "item_id", "output_index", "sequence_number"})
+"""What every progress event of an output item holds."""
+_IN_CONTENT = _PROGRESS | {"content_index"}
+_IN_SUMMARY = _PROGRESS | {"summary_index"}
+_ANNOTATION_ADDED = _IN_CONTENT | {"annotation", "annotation_index"}
+
+PROGRESS_EVENTS: dict[str, frozenset[str]] = {
+    # ResponseTextDeltaEvent, ResponseTextDoneEvent
+    "response.output_text.delta": _IN_CONTENT | {"delta", "logprobs", "obfuscation"},
+    "response.output_text.done": _IN_CONTENT | {"text", "logprobs"},
+    # ResponseOutputTextAnnotationAddedEvent; the older spelling is the one
+    # an earlier spec gave it (openai/openai-node#1515)
+    "response.output_text.annotation.added": _ANNOTATION_ADDED,
+    "response.output_text_annotation.added": _ANNOTATION_ADDED,
+    # ResponseRefusalDeltaEvent, ResponseRefusalDoneEvent
+    "response.refusal.delta": _IN_CONTENT | {"delta", "obfuscation"},
+    "response.refusal.done": _IN_CONTENT | {"refusal"},
+    # ResponseContentPartAddedEvent, ResponseContentPartDoneEvent
+    "response.content_part.added": _IN_CONTENT | {"part"},
+    "response.content_part.done": _IN_CONTENT | {"part"},
+    # ResponseReasoningSummaryPartAdded/DoneEvent, ...SummaryTextDelta/DoneEvent
+    "response.reasoning_summary_part.added": _IN_SUMMARY | {"part"},
+    "response.reasoning_summary_part.done": _IN_SUMMARY | {"part", "status"},
+    "response.reasoning_summary_text.delta": _IN_SUMMARY | {"delta", "obfuscation"},
+    "response.reasoning_summary_text.done": _IN_SUMMARY | {"text"},
+    # ResponseReasoningTextDeltaEvent, ResponseReasoningTextDoneEvent
+    "response.reasoning_text.delta": _IN_CONTENT | {"delta", "obfuscation"},
+    "response.reasoning_text.done": _IN_CONTENT | {"text"},
+    # ResponseAudio(Transcript)Delta/DoneEvent: the response's audio, no item
+    "response.audio.delta": frozenset({"type", "sequence_number", "delta", "obfuscation"}),
+    "response.audio.done": frozenset({"type", "sequence_number"}),
+    "response.audio.transcript.delta": frozenset(
+        {"type", "sequence_number", "delta", "obfuscation"}
+    ),
+    "response.audio.transcript.done": frozenset({"type", "sequence_number"}),
+    # The built-in tools' progress (ResponseWebSearchCall*Event,
+    # ResponseFileSearchCall*Event, ResponseCodeInterpreterCall*Event,
+    # ResponseImageGenCall*Event, ResponseMcpCall*Event, ResponseMcpListTools*Event,
+    # ResponseCompactionCompactingEvent)
+    **{
+        f"response.{tool}.{stage}": _PROGRESS
+        for tool, stages in (
+            ("web_search_call", ("in_progress", "searching", "completed")),
+            ("file_search_call", ("in_progress", "searching", "completed")),
+            ("code_interpreter_call", ("in_progress", "interpreting", "completed")),
+            ("image_generation_call", ("in_progress", "generating", "completed")),
+            ("mcp_call", ("in_progress", "completed", "failed")),
+            ("mcp_list_tools", ("in_progress", "completed", "failed")),
+            ("compaction", ("compacting",)),
+        )
+        for stage in stages
+    },
+    "response.code_interpreter_call_code.delta": _PROGRESS | {"delta", "obfuscation"},
+    "response.code_interpreter_call_code.done": _PROGRESS | {"code"},
+    "response.image_generation_call.partial_image": _PROGRESS
+    | {"background", "output_format", "partial_image_b64", "partial_image_index"}
+    | {"quality", "size"},
+    "response.mcp_call_arguments.delta": _PROGRESS | {"delta", "obfuscation"},
+    "response.mcp_call_arguments.done": _PROGRESS | {"arguments"},
+    # ResponseCustomToolCallInputDelta/DoneEvent: the input of a client item
+    # the profile refuses (unsupported_call_type, on its output_item.added)
+    "response.custom_tool_call_input.delta": _PROGRESS | {"delta", "obfuscation"},
+    "response.custom_tool_call_input.done": _PROGRESS | {"input"},
+}
+"""Event type -> its members, for every event that carries no client call
+and is not a lifecycle event: text, refusal, reasoning and their parts,
+audio, the built-in tools' progress (``response_stream_event.py``'s
+``ResponseStreamEvent`` union, openai-python 3.57.0, one class per event).
+``obfuscation`` is the random padding the API adds to the streaming delta
+events when ``stream_options.include_obfuscation`` is on (the Responses API
+reference, Create a model response, ``stream_options``; recorded on
+``output_text.delta``, ``reasoning_summary_text.delta`` and
+``function_call_arguments.delta`` in vercel/ai
+``packages/openai/src/responses/__fixtures__/openai-reasoning-encrypted-content.1.chunks.txt``
+and pydantic/pydantic-ai ``tests/models/cassettes/test_openai_responses/
+test_openai_responses_phase_streamed_on_part_start.yaml``): on every ``.delta``
+event.  An event type outside this table, the lifecycle events and the call
+events is ``unsupported_event`` (the shell call's events among them: its
+item is refused as ``unsupported_call_type``)."""
+
+EVENT_PARTS: dict[str, dict[str, frozenset[str]]] = {
+    # ResponseContentPartAddedEvent.part: ResponseOutputText,
+    # ResponseOutputRefusal, PartReasoningText
+    **{
+        kind: {
+            **ITEM_PARTS["message"]["content"],
+            **ITEM_PARTS["reasoning"]["content"],
+        }
+        for kind in ("response.content_part.added", "response.content_part.done")
+    },
+    # ResponseReasoningSummaryPartAddedEvent.part (Part)
+    **{
+        kind: ITEM_PARTS["reasoning"]["summary"]
+        for kind in (
+            "response.reasoning_summary_part.added",
+            "response.reasoning_summary_part.done",
+        )
+    },
+}
+"""Event type -> the types of its ``part`` -> the part's members."""
+
+ANNOTATIONS: dict[str, frozenset[str]] = {
+    # response_output_text.py: AnnotationFileCitation, AnnotationURLCitation,
+    # AnnotationContainerFileCitation, AnnotationFilePath (the same four in
+    # response_output_text_annotation_added_event.py)
+    "file_citation": frozenset({"type", "file_id", "filename", "index"}),
+    "url_citation": frozenset({"type", "url", "title", "start_index", "end_index"}),
+    "container_file_citation": frozenset(
+        {"type", "container_id", "file_id", "filename", "start_index", "end_index"}
+    ),
+    "file_path": frozenset({"type", "file_id", "index"}),
+}
+"""Annotation type -> its members: each entry of an ``output_text`` part's
+``annotations`` and the ``annotation`` of an annotation event."""
+
+LOGPROB = frozenset({"token", "logprob", "bytes", "top_logprobs"})
+TOP_LOGPROB = frozenset({"token", "logprob", "bytes"})
+"""The members of each entry of a ``logprobs`` array and of its
+``top_logprobs``: ``response_output_text.py``'s ``Logprob`` and
+``LogprobTopLogprob`` (in a part) and ``response_text_delta_event.py``'s
+(in an ``output_text.delta`` or ``.done`` event, the same without
+``bytes``): one set for both."""
