@@ -50,6 +50,21 @@ BISECT_TEXT = (
 """The recorded bisects (re-run each with the command it names)."""
 
 
+ON_NODE = " (on Node.js "
+"""How a run on a Node.js from npm says so (:func:`judged`)."""
+
+
+def distinct_outcomes(outcomes: list[str]) -> set[str]:
+    """The distinct outcomes of the ``VERSION: outcome`` runs that ran: the
+    outcome alone (which Node.js ran a release is no outcome of its own);
+    two or more tell releases apart."""
+    return {
+        o.split(": ", 1)[1].split(ON_NODE, 1)[0]
+        for o in outcomes
+        if not o.split(": ", 1)[1].startswith("not run")
+    }
+
+
 def judged(fixture: dict[str, Any], client: str, version: str) -> str:
     """The outcome at ``version``: the disagreement's signature, ``agree``,
     or why it did not run."""
@@ -58,11 +73,17 @@ def judged(fixture: dict[str, Any], client: str, version: str) -> str:
     from toolstream.diff.session import judge_case
 
     name = client if version == "pinned" else f"{client}=={version}"
+    on = ""
     try:
         if version != "pinned":
+            from toolstream.clients.node import NodeClient
             from toolstream.clients.registry import get_client
+            from toolstream.clients.versions import release_node
 
-            prepare_env(get_client(client), version)
+            base = get_client(client)
+            env = prepare_env(base, version)
+            node = release_node(base, version, env) if isinstance(base, NodeClient) else None
+            on = f"{ON_NODE}{node[1]} from npm)" if node is not None else ""
         row = judge_case(fixture, f"client:{name}")
     except (AdapterUnavailable, VersionError, KeyError) as error:
         return f"not run: {str(error).splitlines()[0]}"
@@ -70,7 +91,7 @@ def judged(fixture: dict[str, Any], client: str, version: str) -> str:
     if outcome.classification == "not_run":
         return f"not run: {outcome.detail}"
     signature: str | None = outcome.signature
-    return f"detected `{signature}`" if signature is not None else "cleared (agree)"
+    return (f"detected `{signature}`" if signature is not None else "cleared (agree)") + on
 
 
 def main() -> int:
@@ -82,6 +103,7 @@ def main() -> int:
     apart: list[str] = []
     with_fix: list[str] = []
     untold: list[str] = []  # a fix named, no two releases told apart here: why
+    unreleased: list[str] = []  # a fix proposed that no release carries: why, and the runs
     for report in reports:
         fixture = json.loads((HERE / report["fixture"]).read_text("utf-8"))
         verdict = validate(fixture)
@@ -96,15 +118,23 @@ def main() -> int:
                 ran += 1
                 detected += text.startswith("detected")
             print(f"{report['repository']}#{report['number']} {version}: {text}", file=sys.stderr)
-        ran_outcomes = {o.split(": ", 1)[1] for o in outcomes if "not run" not in o}
+        ran_outcomes = distinct_outcomes(outcomes)
         if len(ran_outcomes) > 1:
             apart.append(f"{report['repository']}#{report['number']}")
         if report["fixed_release"]:
             with_fix.append(f"{report['repository']}#{report['number']}")
             if len(ran_outcomes) < 2:
                 untold.append(f"- {report['repository']}#{report['number']}: {report['note']}.")
+        elif report.get("fix_unreleased"):
+            told = "told apart" if len(ran_outcomes) > 1 else "one outcome on every release run"
+            unreleased.append(
+                f"- {report['repository']}#{report['number']}: {report['fix_unreleased']}"
+                f" ({told}: {'; '.join(outcomes)}). {report['note']}."
+            )
         runs = "; ".join(outcomes) if outcomes else f"not run: {report['note']}"
-        fixed = report["fixed_release"] or "none named"
+        fixed = report["fixed_release"] or (
+            f"none: {report['fix_unreleased']}" if report.get("fix_unreleased") else "none named"
+        )
         rows.append(
             f"| [{report['repository']}#{report['number']}]({report['url']}) | {report['library']}"
             f" | {report['shape']} | `{Path(report['fixture']).stem}`: {reference}"
@@ -127,10 +157,27 @@ def main() -> int:
             " each file's note says where it was found and whether both sides run here.",
             "The reports whose releases the kit tells apart (another outcome on another"
             " release): " + (", ".join(apart) if apart else "none") + ".",
-            "The others that name a fix, and why the kit does not tell two releases apart:",
-            "",
-            *untold,
-            "",
+            *(
+                [
+                    "The others that name a fix, and why the kit does not tell two releases apart:",
+                    "",
+                    *untold,
+                    "",
+                ]
+                if untold
+                else ["Every report that names a fixed release is told apart.", ""]
+            ),
+            *(
+                [
+                    f"{len(unreleased)} name a fix that no release carries (so no fixed release"
+                    " to tell apart):",
+                    "",
+                    *unreleased,
+                    "",
+                ]
+                if unreleased
+                else []
+            ),
             *BISECT_TEXT,
             "",
             "| report | library | shape | fixture: reference | fixed release | runs |",
