@@ -587,6 +587,7 @@ def _unknown_at(profile: str, level: str, known: Any) -> st.SearchStrategy[str]:
 _MESSAGE = anthropic_members.MESSAGE_LEVELS
 _TEXT_LEVELS = {
     "text block": anthropic_profile.TEXT_BLOCK_MEMBERS,
+    "result block": anthropic_members.RESULT_BLOCK_MEMBERS,
     "text delta": anthropic_profile.TEXT_DELTA_MEMBERS,
 }
 _ANTHROPIC_LEVELS = {
@@ -621,9 +622,7 @@ def test_a_member_outside_every_dialect_blocks_an_anthropic_turn(data: st.DataOb
     # turn and in a text turn, read directly or inside Bedrock InvokeModel
     # frames (whose chunk payload is a level too).
     level = data.draw(
-        st.sampled_from(
-            sorted([*_ANTHROPIC_LEVELS, "ping", "invoke chunk", "text block", "text delta"])
-        ),
+        st.sampled_from(sorted([*_ANTHROPIC_LEVELS, "ping", "invoke chunk", *_TEXT_LEVELS])),
         label="level",
     )
     framed = level == "invoke chunk" or data.draw(st.booleans(), label="bedrock-invoke")
@@ -649,7 +648,7 @@ def test_a_member_outside_every_dialect_blocks_an_anthropic_turn(data: st.DataOb
         own = data.draw(st.sampled_from(sorted(_TEXT_LEVELS[level])), label="type")
         text_known = _TEXT_LEVELS[level][own]
         name = data.draw(_unknown_at("anthropic", level, text_known), label="name")
-        at, member = (1, "content_block") if level == "text block" else (2, "delta")
+        at, member = (1, "content_block") if level.endswith("block") else (2, "delta")
         stream[at][member] = {"type": own, name: value}
     elif level == "ping":
         name = data.draw(_unknown_at("anthropic", "ping", _MESSAGE["ping"]), label="name")
@@ -661,6 +660,72 @@ def test_a_member_outside_every_dialect_blocks_an_anthropic_turn(data: st.DataOb
         _put(stream, at, path, name, value)
     fixture = bedrock_invoke([invoke_frame(e) for e in stream]) if framed else anthropic(stream)
     _blocks_naming(validate(fixture), "anthropic", level, name)
+
+
+_CALLERS = anthropic_members.CALLERS
+_CITATIONS = anthropic_members.CITATIONS
+
+
+def _anthropic_with(where: str, typed: Any) -> tuple[list[dict[str, Any]], str]:
+    # A valid tool turn holding ``typed`` (a caller or a citation) where
+    # ``where`` says: the call block's caller, a text block's citations
+    # (at index 1, beside the call), or a citations_delta of that text
+    # block; and the path its finding names.
+    stream = anthropic_turn(tool_block())
+    if where == "call caller":
+        stream[1]["content_block"]["caller"] = typed
+        return stream, "content_block.caller"
+    block = {"type": "text", "text": "", "citations": []}
+    delta: dict[str, Any] = {"type": "text_delta", "text": "Hi"}
+    level = "content_block.citations[]"
+    if where == "block citation":
+        block["citations"] = [typed]
+    else:
+        delta = {"type": "citations_delta", "citation": typed}
+        level = "delta.citation"
+    start = {"type": "content_block_start", "index": 1, "content_block": block}
+    more = {"type": "content_block_delta", "index": 1, "delta": delta}
+    # after the call block, before message_delta
+    stream[-2:-2] = [start, more, {"type": "content_block_stop", "index": 1}]
+    return stream, level
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(data=st.data())
+def test_a_member_outside_every_dialect_blocks_an_anthropic_caller_or_citation(
+    data: st.DataObject,
+) -> None:
+    # A call block's caller, a text block's citations entry, a
+    # citations_delta's citation: closed by their type, read directly or in
+    # Bedrock InvokeModel frames.
+    where = data.draw(
+        st.sampled_from(["call caller", "block citation", "delta citation"]), label="where"
+    )
+    by_type = _CALLERS if where == "call caller" else _CITATIONS
+    own = data.draw(st.sampled_from(sorted(by_type)), label="type")
+    name = data.draw(_unknown_at("anthropic", where, by_type[own]), label="name")
+    typed = {"type": own, name: data.draw(_ANY_VALUE, label="value")}
+    stream, level = _anthropic_with(where, typed)
+    framed = data.draw(st.booleans(), label="bedrock-invoke")
+    fixture = bedrock_invoke([invoke_frame(e) for e in stream]) if framed else anthropic(stream)
+    report = validate(fixture)
+    _blocks_naming(report, "anthropic", level, name)
+    assert any(f"{level}.{name[:40]}" in f.message for f in report.findings), report.to_json()
+
+
+@pytest.mark.parametrize("where", ["call caller", "block citation", "delta citation"])
+def test_an_anthropic_caller_or_citation_of_another_type_blocks(where: str) -> None:
+    # Closed by type: an unknown type, or no object, is not read either;
+    # each known type with every member it lists is.
+    by_type = _CALLERS if where == "call caller" else _CITATIONS
+    others: list[Any] = [{"type": "telepathy"}, "direct", None if where != "call caller" else 3]
+    for other in others:
+        report = validate(anthropic(_anthropic_with(where, other)[0]))
+        assert report.status == "blocked", (other, report.to_json())
+        assert "unsupported_event" in report.codes, report.to_json()
+    for own, known in by_type.items():
+        typed = dict.fromkeys(known) | {"type": own}
+        assert validate(anthropic(_anthropic_with(where, typed)[0])).status == "pass", own
 
 
 _CALL_ITEM = {"type", "id", "call_id", "name", "arguments", "status"}
@@ -999,14 +1064,16 @@ def test_every_member_a_closed_level_lists_is_accepted() -> None:
                 stream[-2]["item"][array] = [part]
                 report = validate(responses(stream))
                 assert report.status == "pass", (item_type, array, report.to_json())
-    for level in ("stop_details", "container", "context_management"):
+    for level in ("stop_details", "container", "context_management", "diagnostics"):
         for at, path in (
             (0, ("message",)),
             (-2, ("delta",) if level != "context_management" else ()),
         ):
             stream = anthropic_turn(tool_block())
-            known = _MESSAGE[".".join([stream[at]["type"], *path, level])]
-            _put(stream, at, path, level, {member: None for member in known})
+            where = ".".join([stream[at]["type"], *path, level])
+            if where not in _MESSAGE:  # diagnostics: message_start only
+                continue
+            _put(stream, at, path, level, {member: None for member in _MESSAGE[where]})
             assert validate(anthropic(stream)).status == "pass", (level, path)
     for level, by_type in _TEXT_LEVELS.items():
         for own, known in by_type.items():
@@ -1014,8 +1081,11 @@ def test_every_member_a_closed_level_lists_is_accepted() -> None:
                 [text_start(0), text_delta(0, "Hi"), {"type": "content_block_stop", "index": 0}],
                 reason="end_turn",
             )
-            at, member = (1, "content_block") if level == "text block" else (2, "delta")
+            at, member = (1, "content_block") if level.endswith("block") else (2, "delta")
             stream[at][member] = {name: None for name in known} | {"type": own}
+            if own == "citations_delta":
+                # (its citation is an object of a known type: closed by it)
+                stream[at][member]["citation"] = {"type": "char_location"}
             report = validate(anthropic(stream))
             assert report.status == "not_applicable", (own, report.to_json())
     for step_type, known in _STEPS.items():

@@ -52,7 +52,13 @@ from toolstream.profiles._base import (
     provider_error,
     slot_index,
 )
-from toolstream.profiles.anthropic_members import MESSAGE_LEVELS, NESTED
+from toolstream.profiles.anthropic_members import (
+    CALLERS,
+    CITATIONS,
+    MESSAGE_LEVELS,
+    NESTED,
+    RESULT_BLOCK_MEMBERS,
+)
 from toolstream.profiles.dialects import unknown_member_message, unread_member
 from toolstream.tally import Tally, fragment_colons
 
@@ -101,7 +107,8 @@ _TEXT_DELTAS = {
 # thinking (anthropic-sdk-python's TextDelta, CitationsDelta, ThinkingDelta,
 # SignatureDelta, TextBlock, ThinkingBlock, RedactedThinkingBlock): a member
 # outside them may carry what the profile cannot read.  The blocks of the
-# tools the provider runs (their results) are read by type only.
+# tools the provider runs (their results) are closed the same way
+# (anthropic_members.RESULT_BLOCK_MEMBERS).
 TEXT_DELTA_MEMBERS = {
     "text_delta": frozenset({"type", "text"}),
     "citations_delta": frozenset({"type", "citation"}),
@@ -113,6 +120,9 @@ TEXT_BLOCK_MEMBERS = {
     "thinking": frozenset({"type", "thinking", "signature"}),
     "redacted_thinking": frozenset({"type", "data"}),
 }
+# Every block that carries no call, by type: text and thinking, and the
+# results of the tools the provider runs (anthropic_members.py).
+_NO_CALL_BLOCK_MEMBERS = {**TEXT_BLOCK_MEMBERS, **RESULT_BLOCK_MEMBERS}
 _IGNORED_EVENTS = frozenset({"ping"})
 
 # The items the profile vouches for to the ledger (see Profile.tally).
@@ -387,12 +397,12 @@ class AnthropicMessages(Profile):
                 return self._unknown_block(key, block_type, pos)
             self._kinds.setdefault(index, BLOCK)
             block_open = (Open(pos=pos, key=key, id=None, name=None, kind=BLOCK),)
-            text_known = TEXT_BLOCK_MEMBERS.get(block_type)
-            if text_known is None or block.keys() <= text_known:
-                return block_open
-            return self._refused_call(
-                block_open, _unknown_member("content_block.", block, text_known, pos, key)
-            )
+            text_known = _NO_CALL_BLOCK_MEMBERS.get(block_type)
+            if text_known is not None and not block.keys() <= text_known:
+                unknown = _unknown_member("content_block.", block, text_known, pos, key)
+                return self._refused_call(block_open, unknown)
+            refused = _unknown_caller_or_citation(block, pos, key)
+            return block_open if refused is None else self._refused_call(block_open, refused)
         self._kinds.setdefault(index, call_kind)
         id_, name = block.get("id"), block.get("name")
         if (
@@ -401,6 +411,7 @@ class AnthropicMessages(Profile):
             and type(name) is str
             and name
             and block.keys() <= _CALL_BLOCK_MEMBERS[block_type]
+            and block.get("caller") is None
         ):
             # The usual start: what open_call yields for a non-empty string
             # id and name and no unknown member, without its generator.
@@ -422,9 +433,11 @@ class AnthropicMessages(Profile):
             initial_input=block.get("input"),
         )
         known = _CALL_BLOCK_MEMBERS[block_type]
-        if block.keys() <= known:
-            return opened
-        return self._refused_call(opened, _unknown_member("content_block.", block, known, pos, key))
+        if not block.keys() <= known:
+            unknown = _unknown_member("content_block.", block, known, pos, key)
+            return self._refused_call(opened, unknown)
+        caller = _unknown_caller_or_citation(block, pos, key)
+        return opened if caller is None else self._refused_call(opened, caller)
 
     @staticmethod
     def _refused_call(opened: Iterable[Event], error: ProtocolError) -> Iterator[Event]:
@@ -483,11 +496,51 @@ class AnthropicMessages(Profile):
             text_known = TEXT_DELTA_MEMBERS[delta_type]
             if not delta.keys() <= text_known:
                 raise _unknown_member("delta.", delta, text_known, pos, key)
+            if delta_type == "citations_delta":
+                unknown = _unknown_by_type(delta.get("citation"), "delta.citation", CITATIONS)
+                if unknown is not None:
+                    raise _unknown_path(unknown, pos, key)
             yield Fragment(pos=pos, key=key, id=None, name=None, text=None)
         else:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown delta type {delta_type[:40]!r}", event=pos
             )
+
+
+def _unknown_by_type(obj: Any, level: str, by_type: Mapping[str, frozenset[str]]) -> str | None:
+    """The path of what is unknown in ``obj``, closed by its ``type``: no
+    object of a known type (named by its type), or a member outside its
+    type's set; None when all is known."""
+    kind = obj.get("type") if type(obj) is dict else None
+    known = by_type.get(kind) if type(kind) is str else None
+    if known is None:
+        return f"{level}.type={kind[:40]!r}" if type(kind) is str else level
+    if obj.keys() <= known:
+        return None
+    return f"{level}.{min(str(member) for member in obj if member not in known)[:40]}"
+
+
+def _unknown_caller_or_citation(
+    block: dict[str, Any], pos: int, key: SlotKey
+) -> ProtocolError | None:
+    """A block's ``caller`` and the entries of its ``citations``, closed by
+    their type (anthropic_members.CALLERS, CITATIONS)."""
+    unknown = None
+    caller = block.get("caller")
+    if caller is not None:
+        unknown = _unknown_by_type(caller, "content_block.caller", CALLERS)
+    citations = block.get("citations")
+    for citation in citations if unknown is None and type(citations) is list else ():
+        unknown = _unknown_by_type(citation, "content_block.citations[]", CITATIONS)
+        if unknown is not None:
+            break
+    return None if unknown is None else _unknown_path(unknown, pos, key)
+
+
+def _unknown_path(path: str, pos: int, key: Any) -> ProtocolError:
+    return ProtocolError(
+        Code.UNSUPPORTED_EVENT, f"anthropic {unknown_member_message(path)}", key=key, event=pos
+    )
 
 
 def _unknown_member(

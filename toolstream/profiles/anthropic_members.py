@@ -100,6 +100,9 @@ MESSAGE_LEVELS: dict[str, frozenset[str]] = {
     "message_start.message.stop_details": _STOP_DETAILS,
     "message_start.message.container": _CONTAINER,
     "message_start.message.context_management": _CONTEXT_MANAGEMENT,
+    # BetaDiagnostics (its cache_miss_reason, a union of objects by type,
+    # is known and not read)
+    "message_start.message.diagnostics": frozenset({"cache_miss_reason"}),
     # RawMessageDeltaEvent, BetaRawMessageDeltaEvent
     "message_delta": frozenset(
         {"type", "delta", "usage", "context_management", "input_transformations"}
@@ -137,7 +140,13 @@ MESSAGE_LEVELS: dict[str, frozenset[str]] = {
 NESTED: dict[str, tuple[str, ...]] = {
     # Which members of a level are objects with a level of their own.
     "message_start": ("message",),
-    "message_start.message": ("usage", "stop_details", "container", "context_management"),
+    "message_start.message": (
+        "usage",
+        "stop_details",
+        "container",
+        "context_management",
+        "diagnostics",
+    ),
     "message_start.message.usage": tuple(_USAGE_DETAILS),
     "message_delta": ("delta", "usage", "context_management"),
     "message_delta.delta": ("stop_details", "container"),
@@ -145,3 +154,78 @@ NESTED: dict[str, tuple[str, ...]] = {
 }
 """Object path -> its members that are closed objects (each at
 ``path.member`` in :data:`MESSAGE_LEVELS`)."""
+
+_RESULT = frozenset({"type", "tool_use_id", "content"})
+RESULT_BLOCK_MEMBERS: dict[str, frozenset[str]] = {
+    # WebSearchToolResultBlock, WebFetchToolResultBlock (and their Beta*)
+    "web_search_tool_result": _RESULT | {"caller"},
+    "web_fetch_tool_result": _RESULT | {"caller"},
+    # CodeExecutionToolResultBlock, BashCodeExecutionToolResultBlock,
+    # TextEditorCodeExecutionToolResultBlock, ToolSearchToolResultBlock
+    "code_execution_tool_result": _RESULT,
+    "bash_code_execution_tool_result": _RESULT,
+    "text_editor_code_execution_tool_result": _RESULT,
+    "tool_search_tool_result": _RESULT,
+    # BetaMCPToolResultBlock
+    "mcp_tool_result": _RESULT | {"is_error"},
+    # ContainerUploadBlock
+    "container_upload": frozenset({"type", "file_id"}),
+}
+"""Block type -> its members, for the blocks that carry the result of a
+tool the provider runs (and a file the code execution container took):
+no client call, known and ignored.  Source: anthropic-sdk-python 2.14.0,
+``src/anthropic/types/content_block.py``'s ``ContentBlock`` union
+(``web_search_tool_result_block.py``, ``web_fetch_tool_result_block.py``,
+``code_execution_tool_result_block.py``,
+``bash_code_execution_tool_result_block.py``,
+``text_editor_code_execution_tool_result_block.py``,
+``tool_search_tool_result_block.py``, ``container_upload_block.py``) and
+``types/beta/beta_mcp_tool_result_block.py``; the beta types hold the same
+members.  A block's ``content`` (the search results, the fetched page, the
+command's output: what the server tool returned) is known and not read, and
+not closed member by member."""
+
+CALLERS: dict[str, frozenset[str]] = {
+    # DirectCaller, ServerToolCaller, ServerToolCaller20260120 (and Beta*)
+    "direct": frozenset({"type"}),
+    "code_execution_20250825": frozenset({"type", "tool_id"}),
+    "code_execution_20260120": frozenset({"type", "tool_id"}),
+}
+"""Caller type -> its members: a block's ``caller`` (who issued a call:
+the model itself, or the provider's code execution, programmatic tool
+calling).  Source: anthropic-sdk-python 2.14.0 ``types/tool_use_block.py``'s
+``Caller`` union (``direct_caller.py``, ``server_tool_caller.py``,
+``server_tool_caller_20260120.py``; the same on ``ServerToolUseBlock``,
+``WebSearchToolResultBlock``, ``WebFetchToolResultBlock``).  Another type,
+or another member, blocks."""
+
+CITATIONS: dict[str, frozenset[str]] = {
+    # CitationCharLocation, CitationPageLocation, CitationContentBlockLocation
+    "char_location": frozenset(
+        {"type", "cited_text", "document_index", "document_title", "file_id"}
+        | {"start_char_index", "end_char_index"}
+    ),
+    "page_location": frozenset(
+        {"type", "cited_text", "document_index", "document_title", "file_id"}
+        | {"start_page_number", "end_page_number"}
+    ),
+    "content_block_location": frozenset(
+        {"type", "cited_text", "document_index", "document_title", "file_id"}
+        | {"start_block_index", "end_block_index"}
+    ),
+    # CitationsWebSearchResultLocation, CitationsSearchResultLocation
+    "web_search_result_location": frozenset(
+        {"type", "cited_text", "encrypted_index", "title", "url"}
+    ),
+    "search_result_location": frozenset(
+        {"type", "cited_text", "search_result_index", "source", "title"}
+        | {"start_block_index", "end_block_index"}
+    ),
+}
+"""Citation type -> its members: each entry of a text block's ``citations``
+and the ``citation`` of a ``citations_delta``.  Source: anthropic-sdk-python
+2.14.0 ``types/citations_delta.py``'s ``Citation`` union and
+``types/text_citation.py`` (``citation_char_location.py``,
+``citation_page_location.py``, ``citation_content_block_location.py``,
+``citations_web_search_result_location.py``,
+``citations_search_result_location.py``; the beta types hold the same)."""
