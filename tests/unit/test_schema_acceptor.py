@@ -213,3 +213,24 @@ def test_fused_leaves_keep_the_depth_limit() -> None:
             assert node(instance, MAX_VALIDATION_DEPTH + 1) is False
             if node(instance, MAX_VALIDATION_DEPTH):
                 assert first_violation(schema, instance) is None
+
+
+def test_inline_member_tests_keep_the_depth_limit() -> None:
+    # A plain object's members that are fused leaves are tested inline in its
+    # loop; at the depth limit the object's members are past it, so the
+    # object says "not known" as each leaf's node would.
+    from toolstream.schema._accept import _Compiler
+    from toolstream.schema._validator import MAX_VALIDATION_DEPTH
+
+    for schema in _FUSED_SCHEMAS:
+        wrapped = {"type": "object", "properties": {"v": schema}}
+        node = _Compiler(wrapped, [10**6]).node(wrapped)
+        for instance in _FUSED_INSTANCES:
+            valid = first_violation(schema, instance) is None
+            near = node({"v": instance}, MAX_VALIDATION_DEPTH - 1)
+            if type(instance) in (list, dict):
+                assert valid or not near, instance  # its items are past the limit
+            else:
+                assert near is valid, instance
+            assert node({"v": instance}, MAX_VALIDATION_DEPTH) is False, instance
+            assert node({}, MAX_VALIDATION_DEPTH) is True

@@ -184,6 +184,17 @@ class Level:
         # One itemgetter per level: a C call in the window's loop.
         object.__setattr__(self, "get", itemgetter(*self.read) if self.read else None)
 
+    def get_with(self, keys: Mapping[str, str]) -> Callable[[Any], Any]:
+        """:attr:`get` with each name of :attr:`read` replaced by the equal
+        key object ``keys`` holds for it (see :func:`key_objects`), the
+        name itself when it holds none.  It reads the same members: each
+        key is an exact ``str`` equal to the name, so it has the same hash
+        and matches the same dict keys.  A parsed item's keys are those very
+        objects (the JSON scanner hands out one object per distinct key of
+        a file), so each lookup matches by identity and never compares the
+        characters, as it must with the names written here."""
+        return itemgetter(*(keys.get(name, name) for name in self.read))
+
 
 class Shape:
     """The shape of the items a profile vouches for to the ledger, declared
@@ -202,6 +213,19 @@ class Shape:
         self.exact_members = sum(len(level.read) for level in objects if level.exact)
         self.key_colons = sum("".join(level.read).count(":") for level in objects)
         self.depth = len(levels)
+
+
+def key_objects(*objects: Any) -> dict[str, str]:
+    """The keys of the dicts among ``objects`` that are exact ``str``, each
+    mapped to itself: looked up with a name, it gives the item's own key
+    object for :meth:`Level.get_with` (a key of a ``str`` subclass, which
+    only an item built in Python can have, is left out: its hash and
+    equality are its own)."""
+    keys: dict[str, str] = {}
+    for value in objects:
+        if type(value) is dict:
+            keys.update({key: key for key in value if type(key) is str})
+    return keys
 
 
 def fragment_run(pos: int, count: int, texts: dict[SlotKey, list[str]]) -> Fragments | None:

@@ -20,7 +20,7 @@ not know.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import Any
 
@@ -48,6 +48,7 @@ from toolstream.profiles._base import (
     StreamPath,
     describe,
     fragment_run,
+    key_objects,
     open_call,
     provider_error,
     slot_index,
@@ -175,6 +176,7 @@ class AnthropicMessages(Profile):
         self._unread: set[int] = set()
         """Blocks of a type the profile does not know: reported once, on
         their start; their deltas are absorbed."""
+        self._run_getters: tuple[Callable[[Any], Any], Callable[[Any], Any]] | None = None
 
     def window(self, items: Sequence[Any], start: int, stop: int, pos: int) -> Fragments | None:
         # The plain fragment: an input_json_delta for a tool block already
@@ -184,38 +186,57 @@ class AnthropicMessages(Profile):
         first = items[start]
         if type(first) is not dict or first.get("type") != "content_block_delta":
             return None  # the usual other item: a start or a stop
+        getters = self._run_getters
+        if getters is None:
+            getters = self._learn_run_getters(first)
+        event_members, delta_members = getters
+        event_size, delta_size = len(_EVENT.read), len(_DELTA.read)
         kinds = self._kinds
-        event_members, event_size = _EVENT.get, len(_EVENT.read)
-        delta_members, delta_size = _DELTA.get, len(_DELTA.read)
+        # The builtins as locals, and one bound append per slot: this loop
+        # runs once for nearly every event of a stream.
+        dict_, int_, str_ = dict, int, str
         texts: dict[SlotKey, list[str]] = {}
         run: list[str] = []
+        append = run.append  # rebound at the first item (no index equals None)
         last = None
-        taken = 0
         try:
             for raw in islice(items, start, stop):
-                if type(raw) is not dict or len(raw) != event_size:
+                if type(raw) is not dict_ or len(raw) != event_size:
                     break
                 kind, index, delta = event_members(raw)
                 if (
                     kind != "content_block_delta"
-                    or type(index) is not int
-                    or type(delta) is not dict
+                    or type(index) is not int_
+                    or type(delta) is not dict_
                     or len(delta) != delta_size
                 ):
                     break
                 delta_type, text = delta_members(delta)
-                if delta_type != "input_json_delta" or type(text) is not str:
+                if delta_type != "input_json_delta" or type(text) is not str_:
                     break
                 if index != last:
                     if kinds.get(index, BLOCK) == BLOCK:
                         break
                     last = index
-                    run = texts.setdefault((0, index), [])
-                run.append(text)
-                taken += 1
+                    append = texts.setdefault((0, index), []).append
+                append(text)
         except KeyError:
             pass
-        return fragment_run(pos, taken, texts)
+        # Each item taken appended exactly one text.
+        return fragment_run(pos, sum(map(len, texts.values())), texts)
+
+    def _learn_run_getters(
+        self, first: dict[str, Any]
+    ) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+        """The getters of RUN_ITEM's two levels that look members up by the
+        key objects of the stream's first plain-fragment item (see
+        :meth:`Level.get_with`: the same members, found by identity).  Kept
+        for the turn once that item holds every name the levels read."""
+        keys = key_objects(first, first.get("delta"))
+        getters = (_EVENT.get_with(keys), _DELTA.get_with(keys))
+        if all(name in keys for name in _EVENT.read + _DELTA.read):
+            self._run_getters = getters
+        return getters
 
     def tally(self, items: Sequence[Any], start: int, run: Fragments) -> Tally:
         # Every item of the run holds RUN_ITEM's members and nothing else;

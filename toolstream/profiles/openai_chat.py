@@ -25,7 +25,7 @@ role-only, ``content``, ``refusal`` and ``audio`` deltas, ``logprobs``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import chain, compress, islice, repeat
 from operator import itemgetter
 from typing import Any
@@ -40,6 +40,7 @@ from toolstream.profiles._base import (
     StreamPath,
     describe,
     fragment_run,
+    key_objects,
     optional_text,
     slot_index,
 )
@@ -108,6 +109,24 @@ RUN_ITEM = Shape(_CHUNK, Level(array=True), _CHOICE, _DELTA, Level(array=True), 
 call entry holding nothing but ``index`` and ``function``, a function
 holding nothing but ``arguments``."""
 _CONTAINERS = (dict, list)
+_RUN_NAMES = tuple(
+    name for level in (_CHUNK, _CHOICE, _DELTA, _CALL, _FUNCTION) for name in level.read
+)
+_RunReaders = tuple[
+    Callable[[Any], Any],
+    Callable[[Any], Any],
+    Callable[[Any], Any],
+    Callable[[Any], Any],
+    Callable[[Any], Any],
+    Callable[[Any], bool],
+    Callable[[Any], bool],
+    Callable[[Any], bool],
+    str,
+    str,
+    str,
+    str,
+]
+"""What :meth:`OpenAIChat.window` reads chunks with (see ``_learn_run_readers``)."""
 
 
 def _level_tally(dicts: list[dict[str, Any]], below: str) -> tuple[int, int] | None:
@@ -220,6 +239,7 @@ class OpenAIChat(Profile):
         self._next_index: dict[int, int] = {}
         self._finished: dict[int, tuple[str, int]] = {}
         self._forced = self._tool_choice_forces()
+        self._run_readers: _RunReaders | None = None
 
     def _tool_choice_forces(self) -> bool:
         choice = self.request.get("tool_choice")
@@ -237,35 +257,52 @@ class OpenAIChat(Profile):
         # like a wrong one (KeyError).  A run keeps to one choice, so its
         # slots are found by their int index.
         seen = self._seen
-        chunk_members, choice_members, delta_members = _CHUNK.get, _CHOICE.get, _DELTA.get
-        call_members, function_members = _CALL.get, _FUNCTION.get
+        readers = self._run_readers
+        if readers is None:
+            readers = self._learn_run_readers(items[start])
+        (
+            chunk_members,
+            choice_members,
+            delta_members,
+            call_members,
+            function_members,
+            chunk_known,
+            choice_known,
+            delta_known,
+            object_key,
+            finish_key,
+            index_key,
+            function_call_key,
+        ) = readers
         call_size, function_size = len(_CALL.read), len(_FUNCTION.read)
-        # frozenset.issuperset(d) is d.keys() <= the set, a third faster
-        chunk_known, choice_known = CHUNK_MEMBERS.issuperset, CHOICE_MEMBERS.issuperset
-        delta_known = DELTA_MEMBERS.issuperset
+        # The builtins as locals: this loop runs once for nearly every chunk.
+        dict_, list_, int_, str_ = dict, list, int, str
         by_index: dict[int, list[str]] = {}
         scope = -1
-        taken = 0
         try:
             for raw in islice(items, start, stop):
-                if type(raw) is not dict:
+                if type(raw) is not dict_:
                     break
                 choices = chunk_members(raw)
                 # (an "error" member, not one of CHUNK_MEMBERS, fails chunk_known below)
-                if type(choices) is not list or len(choices) != 1 or raw.get("object") == "error":
+                if (
+                    type(choices) is not list_
+                    or len(choices) != 1
+                    or raw.get(object_key) == "error"
+                ):
                     break
                 choice = choices[0]
-                if type(choice) is not dict or choice.get("finish_reason") is not None:
+                if type(choice) is not dict_ or choice.get(finish_key) is not None:
                     break
                 delta = choice_members(choice)
                 if (
-                    type(delta) is not dict
+                    type(delta) is not dict_
                     # A delta of one member holds nothing but tool_calls
                     # (read next: KeyError otherwise), which is a known one.
                     or (
                         len(delta) != 1
                         and (
-                            ("function_call" in delta and delta["function_call"] is not None)
+                            (function_call_key in delta and delta[function_call_key] is not None)
                             or not delta_known(delta)
                         )
                     )
@@ -275,23 +312,23 @@ class OpenAIChat(Profile):
                 ):
                     break
                 calls = delta_members(delta)
-                if type(calls) is not list or len(calls) != 1:
+                if type(calls) is not list_ or len(calls) != 1:
                     break
                 call = calls[0]
-                if type(call) is not dict or len(call) != call_size:
+                if type(call) is not dict_ or len(call) != call_size:
                     break
-                number = choice.get("index", 0)
+                number = choice.get(index_key, 0)
                 index, function = call_members(call)
                 # exact int checks: True == 1 would find slot 1
                 if (
-                    type(number) is not int
-                    or type(index) is not int
-                    or type(function) is not dict
+                    type(number) is not int_
+                    or type(index) is not int_
+                    or type(function) is not dict_
                     or len(function) != function_size
                 ):
                     break
                 text = function_members(function)
-                if type(text) is not str:
+                if type(text) is not str_:
                     break
                 if number != scope:
                     if by_index:
@@ -303,13 +340,48 @@ class OpenAIChat(Profile):
                         break
                     run = by_index[index] = []
                 run.append(text)
-                taken += 1
         except KeyError:
             pass
         texts: dict[SlotKey, list[str]] = {}
         for index, run in by_index.items():
             texts[scope, index] = run
-        return fragment_run(pos, taken, texts)
+        # Each chunk taken appended exactly one text.
+        return fragment_run(pos, sum(map(len, texts.values())), texts)
+
+    def _learn_run_readers(self, first: Any) -> _RunReaders:
+        """The window's getters, membership tests and member names, made
+        with the key objects of ``first`` and of what it holds along
+        RUN_ITEM's path (see :meth:`Level.get_with`): the same members and
+        the same sets, found by identity.  Kept for the turn once ``first``
+        holds every name the getters read (the first fragment chunk does;
+        the role chunk before it holds no ``tool_calls``)."""
+        found: list[Any] = [first]
+        level: Any = first
+        for name in ("choices", 0, "delta", "tool_calls", 0, "function"):
+            if type(name) is int:
+                level = level[0] if type(level) is list and level else None
+            else:
+                level = level.get(name) if type(level) is dict else None
+            if type(level) is dict:
+                found.append(level)
+        keys = key_objects(*found)
+        readers: _RunReaders = (
+            _CHUNK.get_with(keys),
+            _CHOICE.get_with(keys),
+            _DELTA.get_with(keys),
+            _CALL.get_with(keys),
+            _FUNCTION.get_with(keys),
+            frozenset(keys.get(name, name) for name in CHUNK_MEMBERS).issuperset,
+            frozenset(keys.get(name, name) for name in CHOICE_MEMBERS).issuperset,
+            frozenset(keys.get(name, name) for name in DELTA_MEMBERS).issuperset,
+            keys.get("object", "object"),
+            keys.get("finish_reason", "finish_reason"),
+            keys.get("index", "index"),
+            keys.get("function_call", "function_call"),
+        )
+        if all(name in keys for name in _RUN_NAMES):
+            self._run_readers = readers
+        return readers
 
     def tally(self, items: Sequence[Any], start: int, run: Fragments) -> Tally | None:
         # The window checked each chunk down to RUN_ITEM's exact levels (the

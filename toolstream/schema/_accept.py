@@ -107,6 +107,9 @@ class _Compiler:
         self.budget = budget
         self.scope = Scope(_Run(root), "", "", 0)  # for leaf keywords; never descends
         self.compiled: dict[int, Accept] = {}
+        self.fast: dict[int, FastTest] = {}
+        """The inline test (see :func:`_fast_test`) of each fused leaf that
+        has one, by the id of its node (which ``compiled`` keeps alive)."""
 
     def node(self, schema: Any) -> Accept:
         if schema is True:
@@ -141,7 +144,13 @@ class _Compiler:
         has_anyof = "anyOf" in schema
         budget = self.budget
         if not properties and items is None and not has_anyof and ref is None:
-            return _fused_leaf(schema, checks) or _checks_only(checks)
+            fused = _fused_leaf(schema, checks)
+            if fused is None:
+                return _checks_only(checks)
+            fast = _fast_test(schema)
+            if fast is not None:
+                self.fast[id(fused)] = fast
+            return fused
         if (
             schema.get("type") == "array"
             and sorted(k for k in schema if k in EVALUATION_ORDER) == ["items", "type"]
@@ -155,7 +164,8 @@ class _Compiler:
             and not has_anyof
             and ref is None
         ):
-            return _plain_object(schema, properties, budget)
+            inline = {name: self.fast.get(id(node)) for name, node in properties.items()}
+            return _plain_object(schema, properties, budget, inline)
 
         def accept(instance: Any, depth: int) -> bool:
             if depth > MAX_VALIDATION_DEPTH:
@@ -303,6 +313,47 @@ def _fused_leaf(schema: dict[str, Any], checks: tuple[Callable[[Any], bool], ...
     return None
 
 
+FastTest = tuple[type, Callable[[Any], int] | None, Callable[[Any], bool] | None]
+"""``(kind, measure, holds)``: on an instance of exactly the type ``kind``,
+a fused leaf's answer is ``holds(measure(instance))`` (``measure`` None: the
+instance itself; ``holds`` None: yes), both C calls."""
+
+
+def _fast_test(schema: dict[str, Any]) -> FastTest | None:
+    """The test a fused leaf (``_fused_leaf`` returned a node for
+    ``schema``) makes on an exact int or str instance, or on an instance of
+    exactly its one simple type, as C calls, for :func:`_plain_object` to
+    make inline in its loop (no Python call per member): the same
+    comparison as the leaf's inline branch, the bound on the left.  None
+    for a leaf without one (``null``); any other instance goes to the node."""
+    evaluated = [keyword for keyword in KEYWORDS if keyword in schema]
+    name = schema["type"]
+    if len(evaluated) == 1:
+        if name in ("integer", "number"):
+            return int, None, None
+        kind = _SIMPLE_TYPES.get(name)
+        return None if kind is None else (kind, None, None)
+    keyword = evaluated[1]
+    value = schema[keyword]
+    if name in ("integer", "number"):
+        # instance >= value is value <= instance, and so on (an exact int
+        # against an int or float bound: the same comparison either way).
+        bound: Callable[[Any], bool] = {
+            "minimum": value.__le__,
+            "maximum": value.__ge__,
+            "exclusiveMinimum": value.__lt__,
+            "exclusiveMaximum": value.__gt__,
+        }[keyword]
+        return int, None, bound
+    if keyword == "enum":
+        return str, None, frozenset(option for option in value if type(option) is str).__contains__
+    if keyword == "minLength":
+        return str, len, value.__le__
+    if keyword == "maxLength":
+        return str, len, value.__ge__
+    return None  # pragma: no cover - _fused_leaf fuses nothing else
+
+
 _SIMPLE_TYPES: dict[str, type] = {"object": dict, "array": list, "string": str, "boolean": bool}
 """The type names whose test (in :data:`_TYPE_TESTS`) is one isinstance check."""
 
@@ -353,15 +404,25 @@ def _checks_only(checks: tuple[Callable[[Any], bool], ...]) -> Accept:
 
 
 def _plain_object(
-    schema: dict[str, Any], properties: dict[str, Accept], budget: list[int]
+    schema: dict[str, Any],
+    properties: dict[str, Accept],
+    budget: list[int],
+    fast: dict[str, FastTest | None] | None = None,
 ) -> Accept:
     """A node asserting only ``type: object``, ``properties``, ``required``
     and ``additionalProperties`` (true or false): the usual tool schema and
-    its nested objects, checked in one closure."""
+    its nested objects, checked in one closure.  ``fast``: the inline test
+    of each property whose node is a fused leaf with one (see
+    :func:`_fast_test`), made in the loop instead of calling the node when
+    the member's type is the test's and the members' level is within the
+    depth limit (the node's own first check); any other member calls its
+    node."""
     required = frozenset(schema.get("required", ()))
     closed = schema.get("additionalProperties") is False
     declared = frozenset(properties)
     sub_of = properties.get
+    fast_of = {name: test for name, test in (fast or {}).items() if test is not None}.get
+    limit = MAX_VALIDATION_DEPTH
 
     def accept(instance: Any, depth: int) -> bool:
         if type(instance) is not dict or depth > MAX_VALIDATION_DEPTH:
@@ -373,7 +434,20 @@ def _plain_object(
         if not keys >= required or (closed and not keys <= declared):
             return False
         below = depth + 1
+        if below > limit:
+            for name, value in instance.items():
+                sub = sub_of(name)
+                if sub is not None and not sub(value, below):
+                    return False
+            return True
         for name, value in instance.items():
+            test = fast_of(name)
+            if test is not None:
+                kind, measure, holds = test
+                if type(value) is kind:
+                    if holds is None or holds(value if measure is None else measure(value)):
+                        continue
+                    return False
             sub = sub_of(name)
             if sub is not None and not sub(value, below):
                 return False
