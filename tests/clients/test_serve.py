@@ -647,3 +647,19 @@ def test_a_connection_is_reused_after_refusals_and_prefixes_combine(
         connection.close()
     assert [status for status, _ in replies] == [404, 404, 200, 200]
     assert replies[2][1] == replies[3][1] and b"\r\n\r\n" in replies[2][1]
+
+
+def test_a_streamed_reply_has_the_same_request_id_on_every_run(
+    server: Server, sample: list[Path]
+) -> None:
+    # Clients copy the request id into what they report, so a random one made
+    # two diff runs of the same corpus differ by bytes.
+    openai_cases = [p for p in sample if case_json(p)["profile"] == "openai"][:2]
+    first, second = (short_id(p) for p in openai_cases)
+    ids = []
+    for name in (first, first, second):
+        status, response, _ = request(server, "POST", *path_and_body("openai", name))
+        assert status == 200
+        ids.append(response.getheader("x-request-id"))
+    assert ids[0] == ids[1] and ids[0] != ids[2]
+    assert all(str(value).startswith("req_") for value in ids)

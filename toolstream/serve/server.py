@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import hashlib
 import http.server
 import ipaddress
 import json
@@ -28,7 +29,6 @@ import socket
 import socketserver
 import threading
 import time
-import uuid
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -56,6 +56,14 @@ pause between writes: half the CPU of an event wait); a longer one (a stall)
 ends at once when the server stops."""
 
 _CREDENTIAL_WORDS = ("authorization", "cookie", "api-key", "apikey", "token", "secret", "signature")
+
+
+def request_id(case_id: str) -> str:
+    """The request id a streamed reply carries: a function of the case, not
+    a random one, because clients copy it into what they report (litellm's
+    Bedrock route puts it in its error text) and a diff result must be the
+    same bytes on every run."""
+    return "req_" + hashlib.sha256(case_id.encode("utf-8")).hexdigest()[:24]
 
 
 @dataclass(frozen=True)
@@ -654,7 +662,7 @@ class Server:
     def _stream(self, handler: _Handler, endpoint: Endpoint, case: ServedCase, writes: Plan) -> str:
         self._begin(handler, 200, "started")
         handler.send_response(200)
-        for name, value in endpoint.response_headers(f"req_{uuid.uuid4().hex[:24]}").items():
+        for name, value in endpoint.response_headers(request_id(case.id)).items():
             handler.send_header(name, value)
         handler.send_header("Cache-Control", "no-cache")
         handler.send_header(CASE_HEADER, case.id)
