@@ -229,3 +229,7 @@ and the ``citation`` of a ``citations_delta``.  Source: anthropic-sdk-python
 ``citation_page_location.py``, ``citation_content_block_location.py``,
 ``citations_web_search_result_location.py``,
 ``citations_search_result_location.py``; the beta types hold the same)."""
+
+OPEN_LEVELS: dict[str, str] = {}
+"""Objects whose members are open on purpose: path -> why, with the source.
+The closed-world walk (tests/support/every_level/walk.py) leaves them out."""

@@ -150,3 +150,7 @@ STEP_MEMBERS: dict[str, frozenset[str]] = {
 closed at ``step.start.step``: a thought and the model's output.  The
 other block and built-in tool steps (``user_input``, the ``*_call`` and
 ``*_result`` steps) are read by type only: not closed yet."""
+
+OPEN_LEVELS: dict[str, str] = {}
+"""Objects whose members are open on purpose: path -> why, with the source.
+The closed-world walk (tests/support/every_level/walk.py) leaves them out."""

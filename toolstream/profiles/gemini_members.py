@@ -89,3 +89,7 @@ CHUNK_ARRAYS: dict[str, tuple[str, ...]] = {
     "promptFeedback": ("safetyRatings",),
 }
 """Object path -> its members that are arrays of closed objects."""
+
+OPEN_LEVELS: dict[str, str] = {}
+"""Objects whose members are open on purpose: path -> why, with the source.
+The closed-world walk (tests/support/every_level/walk.py) leaves them out."""

@@ -1,0 +1,10 @@
+"""Every object level of the ``openai-responses`` profile, in valid streams of our own
+(see ``tests/support/every_level/__init__.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PROFILE = "openai-responses"
+
+CASES: list[tuple[str, dict[str, Any]]] = []
