@@ -63,16 +63,17 @@ def open_levels() -> dict[str, Mapping[str, str]]:
     }
 
 
-def _dialect_values(profile: str) -> frozenset[str]:
-    # A reviewed dialect member's value is covered by its row's review: the
-    # member's own path, at whatever level the walker finds it.
-    chat = profile in ("openai", "mistral")
-    names = {
-        d.member
+def _dialect_paths(profile: str) -> frozenset[tuple[str, str]]:
+    # A reviewed dialect member's value is covered by its row's review.  Rows
+    # name the member's path from the item, some behind the event type
+    # (``message_stop.amazon-bedrock-invocationMetrics``,
+    # ``response.*.response.usage.cost``): (member, path) pairs.
+    chat = ("openai", "mistral")
+    return frozenset(
+        (d.member, d.path)
         for d in REGISTRY
-        if d.profile == profile or (chat and d.profile in ("openai", "mistral"))
-    }
-    return frozenset(names)
+        if d.profile == profile or (profile in chat and d.profile in chat)
+    )
 
 
 def level_name(path: Path) -> str:
@@ -97,12 +98,13 @@ def objects(item: Any, path: Path = ()) -> Iterator[Path]:
 
 
 def is_open(profile: str, path: Path, opened: Mapping[str, str]) -> bool:
-    dialect = _dialect_values(profile)
+    dialect = _dialect_paths(profile)
     for end in range(1, len(path) + 1):
-        if level_name(path[:end]) in opened:
+        level = level_name(path[:end])
+        if level in opened:
             return True
         step = path[end - 1]
-        if isinstance(step, str) and step in dialect:
+        if any(step == member and row.endswith(level) for member, row in dialect):
             return True
     return False
 
