@@ -74,6 +74,7 @@ from toolstream.profiles.openai_responses_members import (
     PROGRESS_EVENTS,
     RESPONSE_LEVELS,
     RESPONSE_NESTED,
+    TOOLS,
     TOP_LOGPROB,
 )
 
@@ -276,6 +277,11 @@ class OpenAIResponses(Profile):
         unread = unread_member(
             self, self.name, RESPONSE_LEVELS, RESPONSE_NESTED, "response", response
         )
+        tools = response.get("tools")
+        for tool in tools if unread is None and type(tools) is list else ():
+            unread = self._unread_tool(tool, "response.tools[]")
+            if unread is not None:
+                break
         output = response.get("output")
         for item in output if unread is None and type(output) is list else ():
             unread = self._unread_item(item, "response.output[]")
@@ -301,6 +307,15 @@ class OpenAIResponses(Profile):
             unread = self._unread_logprobs(logprobs, f"{kind}.logprobs[]")
         if unread is not None:
             raise _unknown_path(unread, pos)
+
+    def _unread_tool(self, tool: Any, level: str) -> str | None:
+        """The path of what is unknown in one tool the response echoes: no
+        object of a known type, or a member outside its type's set."""
+        kind = tool.get("type") if type(tool) is dict else None
+        known = TOOLS.get(kind) if type(kind) is str else None
+        if known is None:
+            return f"{level}.type={kind[:40]!r}" if type(kind) is str else level
+        return unread_member(self, self.name, {level: known}, {}, level, tool)
 
     def _unread_annotation(self, annotation: Any, level: str) -> str | None:
         """The path of what is unknown in one annotation: no object of a
@@ -573,6 +588,10 @@ class OpenAIResponses(Profile):
 
 
 def _unknown_path(path: str, pos: int, key: Any = None) -> ProtocolError:
+    if len(path) > 80:
+        # The message keeps 80 characters of a path: a deep one (a lifecycle
+        # event's tool_usage details) loses its front, never the member.
+        path = "..." + path[-77:]
     return ProtocolError(
         Code.UNSUPPORTED_EVENT,
         f"openai-responses {unknown_member_message(path)}",

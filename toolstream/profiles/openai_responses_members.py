@@ -119,13 +119,70 @@ RESPONSE_LEVELS: dict[str, frozenset[str]] = {
         {"cached_tokens", "cache_write_tokens", "cache_write_tokens_details"}
     ),
     "response.usage.output_tokens_details": frozenset({"reasoning_tokens"}),
+    # The request echoes and reports the profile does not read, closed as
+    # openai-python 3.57.0 spells them: shared/reasoning.py's Reasoning,
+    # response_text_config.py's ResponseTextConfig, response.py's ToolUsage
+    # (ToolUsageImageGen and its three details, ToolUsageWebSearch),
+    # Conversation, IncompleteDetails, PromptCacheOptions, Image, and
+    # response_error.py's ResponseError.
+    "response.reasoning": frozenset({"context", "effort", "generate_summary", "mode", "summary"}),
+    "response.text": frozenset({"format", "verbosity"}),
+    # response_format_text_config.py's ResponseFormatTextConfig, a union by
+    # type (ResponseFormatText, ResponseFormatJSONObject: type only;
+    # ResponseFormatTextJSONSchemaConfig): one set for the three.  Its
+    # ``schema`` is the caller's JSON Schema (OPEN_LEVELS).
+    "response.text.format": frozenset({"type", "name", "schema", "description", "strict"}),
+    "response.tool_usage": frozenset({"image_gen", "web_search"}),
+    "response.tool_usage.image_gen": frozenset(
+        {
+            "input_tokens",
+            "input_tokens_details",
+            "cached_tokens",
+            "cached_tokens_details",
+            "output_tokens",
+            "output_tokens_details",
+            "total_tokens",
+        }
+    ),
+    "response.tool_usage.image_gen.input_tokens_details": frozenset(
+        {"image_tokens", "text_tokens"}
+    ),
+    "response.tool_usage.image_gen.cached_tokens_details": frozenset(
+        {"cached_image_tokens", "cached_text_tokens"}
+    ),
+    "response.tool_usage.image_gen.output_tokens_details": frozenset(
+        {"image_tokens", "text_tokens"}
+    ),
+    "response.tool_usage.web_search": frozenset({"num_requests"}),
+    "response.conversation": frozenset({"id"}),
+    "response.incomplete_details": frozenset({"reason"}),
+    "response.error": frozenset({"code", "message", "misalignment", "param", "type"}),
+    "response.prompt_cache_options": frozenset({"comparison_response_id", "mode", "ttl"}),
+    "response.image": frozenset({"context_compression"}),
 }
 """Object path -> the members the profile knows there (``event`` is a
 lifecycle event itself, named by its type in a finding)."""
 
 RESPONSE_NESTED: dict[str, tuple[str, ...]] = {
-    "response": ("usage",),
+    "response": (
+        "usage",
+        "reasoning",
+        "text",
+        "tool_usage",
+        "conversation",
+        "incomplete_details",
+        "error",
+        "prompt_cache_options",
+        "image",
+    ),
     "response.usage": ("input_tokens_details", "output_tokens_details"),
+    "response.text": ("format",),
+    "response.tool_usage": ("image_gen", "web_search"),
+    "response.tool_usage.image_gen": (
+        "input_tokens_details",
+        "cached_tokens_details",
+        "output_tokens_details",
+    ),
 }
 """Object path -> its members that are closed objects."""
 
@@ -207,6 +264,117 @@ is ``item.content[]``, ``item.summary[]``...).  The entries of a text's
 ``annotations`` and ``logprobs`` (citations and token probabilities) are
 closed too: :data:`ANNOTATIONS`, :data:`LOGPROB`."""
 
+TOOLS: dict[str, frozenset[str]] = {
+    # FunctionTool
+    "function": frozenset(
+        {
+            "allowed_callers",
+            "async",
+            "defer_loading",
+            "description",
+            "name",
+            "output_schema",
+            "parameters",
+            "strict",
+            "type",
+        }
+    ),
+    # FileSearchTool
+    "file_search": frozenset(
+        {"filters", "max_num_results", "ranking_options", "type", "vector_store_ids"}
+    ),
+    # ComputerTool
+    "computer": frozenset({"type"}),
+    # ComputerUsePreviewTool
+    "computer_use_preview": frozenset({"display_height", "display_width", "environment", "type"}),
+    # WebSearchTool
+    "web_search": frozenset(
+        {"external_web_access", "filters", "search_context_size", "type", "user_location"}
+    ),
+    # WebSearchTool
+    "web_search_2025_08_26": frozenset(
+        {"external_web_access", "filters", "search_context_size", "type", "user_location"}
+    ),
+    # Mcp
+    "mcp": frozenset(
+        {
+            "allowed_callers",
+            "allowed_tools",
+            "authorization",
+            "connector_id",
+            "defer_loading",
+            "headers",
+            "require_approval",
+            "server_description",
+            "server_label",
+            "server_url",
+            "tunnel_id",
+            "type",
+        }
+    ),
+    # CodeInterpreter
+    "code_interpreter": frozenset({"allowed_callers", "container", "type"}),
+    # ProgrammaticToolCalling
+    "programmatic_tool_calling": frozenset({"type"}),
+    # ImageGeneration
+    "image_generation": frozenset(
+        {
+            "action",
+            "background",
+            "complexity",
+            "frame_count",
+            "frame_duration_ms",
+            "input_fidelity",
+            "input_image_mask",
+            "model",
+            "moderation",
+            "output_compression",
+            "output_format",
+            "partial_images",
+            "quality",
+            "size",
+            "svg",
+            "type",
+        }
+    ),
+    # LocalShell
+    "local_shell": frozenset({"type"}),
+    # FunctionShellTool
+    "shell": frozenset({"allowed_callers", "environment", "type"}),
+    # CustomTool
+    "custom": frozenset(
+        {"allowed_callers", "async", "defer_loading", "description", "format", "name", "type"}
+    ),
+    # NamespaceTool
+    "namespace": frozenset({"description", "name", "tools", "type"}),
+    # ToolSearchTool
+    "tool_search": frozenset({"description", "execution", "parameters", "type"}),
+    # WebSearchPreviewTool
+    "web_search_preview": frozenset(
+        {"search_content_types", "search_context_size", "type", "user_location"}
+    ),
+    # WebSearchPreviewTool
+    "web_search_preview_2025_03_11": frozenset(
+        {"search_content_types", "search_context_size", "type", "user_location"}
+    ),
+    # ApplyPatchTool
+    "apply_patch": frozenset({"allowed_callers", "type"}),
+}
+"""Tool type -> its members: each entry of the response's ``tools`` (the
+request's tools echoed; openai-python 3.57.0 ``types/responses/tool.py``'s
+``Tool`` union, discriminated by ``type``, and its member types
+``function_tool.py``, ``file_search_tool.py``, ``computer_tool.py``,
+``computer_use_preview_tool.py``, ``web_search_tool.py``,
+``web_search_preview_tool.py``, ``function_shell_tool.py``,
+``custom_tool.py``, ``namespace_tool.py``, ``tool_search_tool.py``,
+``apply_patch_tool.py``; the Responses API reference, The response object,
+``tools``).  A tool of another type blocks, named by its type.  The objects
+inside a tool (a file search's ``filters`` and ``ranking_options``, a web
+search's ``user_location``, an MCP tool's ``allowed_tools`` and
+``require_approval``, a code interpreter's ``container``, a custom tool's
+``format``, a namespace's ``tools``...) are not closed yet; ``parameters``
+is the caller's JSON Schema (OPEN_LEVELS)."""
+
 OPEN_LEVELS: dict[str, str] = {
     "response.metadata": (
         "the caller's own key-value pairs echoed from the request ('Set of 16"
@@ -216,10 +384,35 @@ OPEN_LEVELS: dict[str, str] = {
         " Optional[Metadata], Dict[str, str]): its keys are whatever the caller"
         " chose, and nothing the profile reads comes from it"
     ),
+    "response.text.format.schema": (
+        "the JSON Schema the caller sent for structured output, echoed from the"
+        " request (the Responses API reference, The response object,"
+        " text.format.schema: 'The schema for the response format, described as"
+        " a JSON Schema object'; openai-python's"
+        " ResponseFormatTextJSONSchemaConfig.schema is Dict[str, object]): its"
+        " keys are JSON Schema keywords and the caller's property names"
+    ),
 }
 """Objects whose members are open on purpose: path -> why, with the source.
 Their members are not checked; the closed-world test reads this table to
 leave them out."""
+
+OPEN_ARRAY_LEVELS: dict[str, str] = {
+    "response.tools[].parameters": (
+        "a function tool's JSON Schema, the caller's own, echoed from the"
+        " request (the Responses API reference, The response object,"
+        " tools[].parameters: 'A JSON schema object describing the parameters of"
+        " the function'; openai-python's FunctionTool.parameters is"
+        " Optional[Dict[str, object]]): its keys are JSON Schema keywords and"
+        " the caller's property names; the call's arguments are checked against"
+        " the request's schema instead"
+    ),
+}
+"""Open on purpose as :data:`OPEN_LEVELS`, at a level inside an array: kept
+apart until ``tests/properties/test_closed_world.py``'s
+``test_a_deliberately_open_level_takes_any_member`` (which builds each open
+level from its dotted path, and cannot build ``[]``) skips such paths; then
+they belong in :data:`OPEN_LEVELS`, where the every-level walker reads them."""
 
 _PROGRESS = frozenset({"type", "item_id", "output_index", "sequence_number"})
 """What every progress event of an output item holds."""
