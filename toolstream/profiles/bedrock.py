@@ -146,7 +146,8 @@ class Bedrock(Profile):
         if type(raw) is not dict or len(raw) != 1:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT,
-                "event is not an object with exactly one key naming its type",
+                "event is not an object with exactly one key naming its type"
+                + _keys_note(raw),
                 event=pos,
             )
         ((kind, body),) = raw.items()
@@ -206,7 +207,8 @@ class Bedrock(Profile):
         if type(start) is not dict or len(start) > 1:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT,
-                "contentBlockStart.start is not an object with at most one member",
+                "contentBlockStart.start is not an object with at most one member"
+                + _keys_note(start),
                 event=pos,
             )
         if "toolUse" not in start:
@@ -260,7 +262,9 @@ class Bedrock(Profile):
         delta = body.get("delta")
         if type(delta) is not dict or len(delta) != 1:
             raise ProtocolError(
-                Code.UNSUPPORTED_EVENT, "delta is not an object with one key", event=pos
+                Code.UNSUPPORTED_EVENT,
+                "delta is not an object with one key" + _keys_note(delta),
+                event=pos,
             )
         ((delta_type, value),) = delta.items()
         target = self._kinds.get(index)
@@ -315,6 +319,17 @@ def _check_block_delta(delta_type: str, value: Any, pos: int, key: Any) -> None:
         for entry in value:
             if known is not None and type(entry) is dict and not entry.keys() <= known:
                 raise _unknown_member(f"{path}[].", entry, known, pos, key)
+
+
+def _keys_note(obj: Any) -> str:
+    """`` (keys: a, b)`` for a union-shaped object with more than one key, so
+    the finding names the member to review (sorted, each cut to 40 chars, at
+    most 8 listed); empty for anything else."""
+    if type(obj) is not dict or len(obj) < 2:
+        return ""
+    names = sorted(str(member)[:40] for member in obj)
+    shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+    return f" (keys: {shown})"
 
 
 def _unknown_member(
