@@ -46,7 +46,7 @@ from toolstream.profiles._base import (
     optional_text,
     slot_index,
 )
-from toolstream.profiles.cohere_members import EVENT_LEVELS, EVENT_NESTED
+from toolstream.profiles.cohere_members import EVENT_LEVELS, EVENT_NESTED, SOURCE_LEVELS
 from toolstream.profiles.dialects import unknown_member_message, unread_member
 
 NO_TOOL_DATA_EVENTS = frozenset(
@@ -181,6 +181,8 @@ class Cohere(Profile):
         # After the event's own events are out, so that an unknown member
         # adds its one finding (cohere_members.py).
         unread = unread_member(self, self.name, EVENT_LEVELS, EVENT_NESTED, kind, raw)
+        if unread is None and kind == "citation-start":
+            unread = _unread_source(raw)
         if unread is not None:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"cohere {unknown_member_message(unread)}", event=pos
@@ -317,6 +319,29 @@ def _no_calls_at_start(raw: dict[str, Any], pos: int) -> None:
             f" ({describe(calls)}): calls outside the tool-call events are not read",
             event=pos,
         )
+
+
+def _unread_source(raw: dict[str, Any]) -> str | None:
+    """The path of the first unknown member of a citation's source entries
+    (closed by type, SOURCE_LEVELS); an entry of an unknown type names its
+    ``type``; None when all are known."""
+    delta = raw.get("delta")
+    message = delta.get("message") if type(delta) is dict else None
+    citation = message.get("citations") if type(message) is dict else None
+    sources = citation.get("sources") if type(citation) is dict else None
+    if type(sources) is not list:
+        return None
+    where = "citation-start.delta.message.citations.sources[]"
+    for entry in sources:
+        if type(entry) is not dict:
+            continue
+        source_type = entry.get("type")
+        known = SOURCE_LEVELS.get(source_type) if type(source_type) is str else None
+        if known is None:
+            return f"{where}.type"
+        if not entry.keys() <= known:
+            return f"{where}.{min(str(m) for m in entry if m not in known)[:40]}"
+    return None
 
 
 def _closed(

@@ -102,6 +102,24 @@ EVENT_NESTED: dict[str, tuple[str, ...]] = {
 }
 """Object path -> its members that are closed objects."""
 
-OPEN_LEVELS: dict[str, str] = {}
+SOURCE_LEVELS: dict[str, frozenset[str]] = {
+    # cohere-python src/cohere/v2/types/source.py: Source = ToolSource |
+    # DocumentSource, told apart by ``type`` (tool_source.py, document_source.py)
+    "tool": frozenset({"type", "id", "tool_output"}),
+    "document": frozenset({"type", "id", "document"}),
+}
+"""A citation source's type -> its members (each entry of a citation's
+``sources``); a source of another type is unknown."""
+
+OPEN_LEVELS: dict[str, str] = {
+    "delta.message.citations.sources[].tool_output": (
+        "the tool's own output (cohere-python ToolSource.tool_output,"
+        " Dict[str, Any]): the members are whatever the caller's tool returned"
+    ),
+    "delta.message.citations.sources[].document": (
+        "the caller's document (cohere-python DocumentSource.document,"
+        " Dict[str, Any]): the members are the caller's document fields"
+    ),
+}
 """Objects whose members are open on purpose: path -> why, with the source.
 The closed-world walk (tests/support/every_level/walk.py) leaves them out."""

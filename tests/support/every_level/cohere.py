@@ -34,3 +34,39 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("tool turn", cohere(co_turn(co_call()))),
     ("text turn", cohere([co_message_start(), *_text, co_message_end("COMPLETE")])),
 ]
+
+_citation = {
+    "type": "citation-start",
+    "index": 0,
+    "delta": {
+        "message": {
+            "citations": {
+                "start": 0,
+                "end": 5,
+                "text": "Hello",
+                "type": "TEXT_CONTENT",
+                "content_index": 0,
+                "sources": [
+                    {"type": "tool", "id": "weather_1:0", "tool_output": {"temp": 20}},
+                    {"type": "document", "id": "doc_0", "document": {"title": "t"}},
+                ],
+            }
+        }
+    },
+}
+
+CASES.append(
+    (
+        "cited text turn",
+        cohere(
+            [
+                co_message_start(),
+                *_text[:2],
+                _citation,
+                {"type": "citation-end", "index": 0},
+                _text[2],
+                co_message_end("COMPLETE"),
+            ]
+        ),
+    )
+)
