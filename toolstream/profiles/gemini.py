@@ -104,7 +104,7 @@ from toolstream.profiles._base import (
     slot_index,
 )
 from toolstream.profiles.dialects import unknown_member_message, unread_member
-from toolstream.profiles.gemini_members import CHUNK_ARRAYS, CHUNK_LEVELS
+from toolstream.profiles.gemini_members import CHILDREN, LEVELS, PARTIAL_ARG_LEVEL
 from toolstream.profiles.partial_args import Reassembly, canonical_json
 
 ACCEPTED_REASONS = frozenset({"STOP"})
@@ -157,6 +157,9 @@ CANDIDATE_MEMBERS = frozenset(
 )
 """The candidate members the profile reads or knows to carry no tool data."""
 _CONTENT_MEMBERS = frozenset({"parts", "role"})
+_CANDIDATE = "candidates[]"
+_PART = "candidates[].content.parts[]"
+_PARTIAL_ARG = LEVELS[PARTIAL_ARG_LEVEL]
 
 
 @dataclass
@@ -284,10 +287,7 @@ class Gemini(Profile):
             shown = reason[:40] if type(reason) is str else describe(reason)
             raise ProtocolError(Code.PROVIDER_ERROR, f"the prompt was blocked: {shown}", event=pos)
         _closed(raw, _CHUNK_MEMBERS, "", pos)
-        for level in ("usageMetadata", "promptFeedback"):
-            inner = raw.get(level)
-            if type(inner) is dict:
-                self._check_members(level, inner, pos)
+        self._check_inner("", raw, pos)
         candidates = raw.get("candidates")
         if candidates is None:
             return  # usage-only or metadata-only chunk
@@ -308,6 +308,7 @@ class Gemini(Profile):
                 event=pos,
             )
         _closed(candidate, CANDIDATE_MEMBERS, "candidates[].", pos)
+        self._check_inner(_CANDIDATE, candidate, pos)
         number = slot_index(candidate.get("index", 0), "candidate index", pos, self.limits)
         if number not in self._begun:
             # A candidate is a message that must end with its finishReason: a
@@ -357,6 +358,7 @@ class Gemini(Profile):
                 Code.UNSUPPORTED_EVENT, f"part is {describe(part)}, not an object", event=pos
             )
         _closed(part, _PART_MEMBERS, "candidates[].content.parts[].", pos)
+        self._check_inner(_PART, part, pos)
         server = part.get("toolCall")
         if server is not None:
             yield from self._server_call(number, server, pos)
@@ -508,6 +510,8 @@ class Gemini(Profile):
                         event=pos,
                     )
                 for entry in entries:
+                    if type(entry) is dict and not entry.keys() <= _PARTIAL_ARG:
+                        self._check(PARTIAL_ARG_LEVEL, entry, pos, streamed.key)
                     streamed.reassembly.apply(entry, pos)
             if not more:
                 text = streamed.reassembly.finish(pos)
@@ -518,21 +522,30 @@ class Gemini(Profile):
             yield Fragment(pos=pos, key=streamed.key, id=None, name=None, text=text)
             yield End(pos=pos, key=streamed.key)
 
-    def _check_members(self, level: str, obj: dict[str, Any], pos: int) -> None:
-        """``obj`` (at ``level``) and the entries of its arrays hold
-        nothing but their members (gemini_members.py) or an inert reviewed
-        dialect's."""
-        unread = unread_member(self, self.name, CHUNK_LEVELS, {}, level, obj)
-        for array in CHUNK_ARRAYS[level]:
-            entries = obj.get(array)
-            for entry in entries if type(entries) is list else ():
-                if unread is None and type(entry) is dict:
-                    where = f"{level}.{array}[]"
-                    unread = unread_member(self, self.name, CHUNK_LEVELS, {}, where, entry)
-        if unread is not None:
-            raise ProtocolError(
-                Code.UNSUPPORTED_EVENT, f"gemini {unknown_member_message(unread)}", event=pos
-            )
+    def _check_inner(self, path: str, obj: dict[str, Any], pos: int) -> None:
+        """The closed objects inside ``obj`` (at ``path``), at every depth
+        (gemini_members.py), hold nothing but their members or an inert
+        reviewed dialect's; the first other one blocks, named by its path."""
+        for member, level, array in CHILDREN.get(path, ()):
+            value = obj.get(member)
+            if array:
+                for entry in value if type(value) is list else ():
+                    if type(entry) is dict:
+                        self._check(level, entry, pos)
+            elif type(value) is dict:
+                self._check(level, value, pos)
+
+    def _check(self, level: str, obj: dict[str, Any], pos: int, key: SlotKey | None = None) -> None:
+        if not obj.keys() <= LEVELS[level]:
+            unread = unread_member(self, self.name, LEVELS, {}, level, obj)
+            if unread is not None:
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT,
+                    f"gemini {_unknown(unread)}",
+                    key=key,
+                    event=pos,
+                )
+        self._check_inner(level, obj, pos)
 
 
 def _closed(item: dict[str, Any], known: frozenset[str], where: str, pos: int) -> None:
@@ -543,9 +556,15 @@ def _closed(item: dict[str, Any], known: frozenset[str], where: str, pos: int) -
     first = min(str(key) for key in item if key not in known)
     raise ProtocolError(
         Code.UNSUPPORTED_EVENT,
-        f"gemini {unknown_member_message(where + first[:40])}",
+        f"gemini {_unknown(where + first[:40])}",
         event=pos,
     )
+
+
+def _unknown(path: str) -> str:
+    # The message keeps 80 characters of a path: a deep one (a grounding
+    # chunk's review snippet) loses its front, never the member.
+    return unknown_member_message(path if len(path) <= 80 else "..." + path[-77:])
 
 
 __all__ = ["Gemini", "canonical_json"]
