@@ -66,9 +66,18 @@ from toolstream.profiles._base import (
 from toolstream.profiles.dialects import unknown_member_message, unread_member
 from toolstream.profiles.gemini_interactions_members import (
     CALL_LEVELS,
+    DELTA_INNER,
+    DELTA_MEMBERS,
     EVENT_LEVELS,
     EVENT_NESTED,
+    INNER,
+    SERVER_STEP_MEMBERS,
+    SHAPES,
+    STEP_INNER,
     STEP_MEMBERS,
+    UNIONS,
+    USAGE_ARRAYS,
+    USAGE_LEVELS,
 )
 
 # Step and delta types of the Interactions API (the ``Step`` and
@@ -114,8 +123,11 @@ TEXT_DELTAS = frozenset(
     }
 )
 """Deltas with no client tool data, for non-call steps."""
-_PLAIN_DELTA_EVENT = EVENT_LEVELS["step.delta"]
+# The usual delta event (no metadata: that one is checked).
+_PLAIN_DELTA_EVENT = EVENT_LEVELS["step.delta"] - {"metadata"}
 _ARGUMENTS_DELTA = CALL_LEVELS["step.delta.delta"]
+# Steps closed by their type's members (the block and built-in tool steps).
+_TYPED_STEPS = {**STEP_MEMBERS, **SERVER_STEP_MEMBERS}
 ACCEPTED_STATUS = "requires_action"
 FAILED_STATUS = "failed"
 
@@ -197,13 +209,106 @@ class GeminiInteractions(Profile):
     def _check_members(self, path: str, obj: dict[str, Any], pos: int, key: Any = None) -> None:
         levels = CALL_LEVELS if path in CALL_LEVELS else EVENT_LEVELS
         unread = unread_member(self, self.name, levels, EVENT_NESTED, path, obj)
+        if unread is None and levels is EVENT_LEVELS:
+            unread = self._unread_usage(path, obj)
+            interaction = obj.get("interaction")
+            steps = interaction.get("steps") if type(interaction) is dict else None
+            for step in steps if unread is None and type(steps) is list else ():
+                unread = self._unread_step(step, f"{path}.interaction.steps[]")
+                if unread is not None:
+                    break
         if unread is not None:
-            raise ProtocolError(
-                Code.UNSUPPORTED_EVENT,
-                f"gemini-interactions {unknown_member_message(unread)}",
-                key=key,
-                event=pos,
-            )
+            raise _unknown(unread, pos, key)
+
+    def _unread_usage(self, path: str, event: dict[str, Any]) -> str | None:
+        """The first unknown member of an entry of a usage's arrays, in the
+        usage objects of ``event`` (at ``path``)."""
+        for level in USAGE_LEVELS:
+            if not level.startswith(f"{path}."):
+                continue
+            usage: Any = event
+            for member in level[len(path) + 1 :].split("."):
+                usage = usage.get(member) if type(usage) is dict else None
+            if type(usage) is not dict:
+                continue
+            for array, known in USAGE_ARRAYS.items():
+                entries = usage.get(array)
+                for entry in entries if type(entries) is list else ():
+                    if type(entry) is dict and not entry.keys() <= known:
+                        where = f"{level}.{array}[]"
+                        unread = unread_member(self, self.name, {where: known}, {}, where, entry)
+                        if unread is not None:
+                            return unread
+        return None
+
+    def _unread_step(self, step: Any, level: str) -> str | None:
+        """The first unknown member of a step an interaction carries, by its
+        type (an unknown type is unknown itself)."""
+        if type(step) is not dict:
+            return None
+        kind = step.get("type")
+        if kind == "function_call":
+            known = CALL_LEVELS["step.start.step"]
+            return unread_member(self, self.name, {level: known}, {}, level, step)
+        if type(kind) is not str or kind not in _TYPED_STEPS:
+            return f"{level}.type={str(kind)[:40]!r}"
+        return self._unread_typed(kind, step, level, _TYPED_STEPS, STEP_INNER)
+
+    def _unread_typed(
+        self,
+        kind: str,
+        obj: dict[str, Any],
+        level: str,
+        members: Mapping[str, frozenset[str]],
+        inner: Mapping[str, Mapping[str, str]],
+    ) -> str | None:
+        """The first unknown member of a step or delta of type ``kind``, or
+        of a closed object in it (gemini_interactions_members.py)."""
+        known = members[kind]
+        if not obj.keys() <= known:
+            unread = unread_member(self, self.name, {level: known}, {}, level, obj)
+            if unread is not None:
+                return unread
+        for member, shape in inner.get(kind, {}).items():
+            unread = self._unread_value(shape, obj.get(member), f"{level}.{member}")
+            if unread is not None:
+                return unread
+        return None
+
+    def _unread_value(self, shape: str, value: Any, level: str) -> str | None:
+        # An object, or each object of an array; ``name[]``: an array's only
+        # (an object there is the tool's own result, open).
+        if shape.endswith("[]"):
+            if type(value) is not list:
+                return None
+            shape = shape[:-2]
+        if type(value) is list:
+            for entry in value:
+                unread = self._unread_shape(shape, entry, f"{level}[]")
+                if unread is not None:
+                    return unread
+            return None
+        return self._unread_shape(shape, value, level)
+
+    def _unread_shape(self, shape: str, obj: Any, level: str) -> str | None:
+        if type(obj) is not dict:
+            return None
+        union = UNIONS.get(shape)
+        if union is not None:
+            kind = obj.get("type")
+            if type(kind) is not str or kind not in union:
+                return f"{level}.type={str(kind)[:40]!r}"
+            shape = union[kind]
+        known = SHAPES[shape]
+        if not obj.keys() <= known:
+            unread = unread_member(self, self.name, {level: known}, {}, level, obj)
+            if unread is not None:
+                return unread
+        for member, inner in INNER.get(shape, {}).items():
+            unread = self._unread_value(inner, obj.get(member), f"{level}.{member}")
+            if unread is not None:
+                return unread
+        return None
 
     def _start(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
         index = slot_index(raw.get("index"), "step index", pos, self.limits)
@@ -242,21 +347,11 @@ class GeminiInteractions(Profile):
                 SERVER,
                 ((step.get("id"), "step.id"), (step_type, "step.type")),
             )
+            self._check_typed(step_type, step, "step.start.step", pos, key)
         elif step_type in BLOCK_STEPS:
             self._kinds.setdefault(index, BLOCK)
             yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
-            known = STEP_MEMBERS.get(step_type)
-            if known is not None and not step.keys() <= known:
-                unread = unread_member(
-                    self, self.name, {"step.start.step": known}, {}, "step.start.step", step
-                )
-                if unread is not None:
-                    raise ProtocolError(
-                        Code.UNSUPPORTED_EVENT,
-                        f"gemini-interactions {unknown_member_message(unread)}",
-                        key=key,
-                        event=pos,
-                    )
+            self._check_typed(step_type, step, "step.start.step", pos, key)
         else:
             # Opened, so that the step's deltas and stop are absorbed by the
             # blocked slot instead of reported again as unknown_slot.
@@ -304,11 +399,24 @@ class GeminiInteractions(Profile):
                     f"{delta_type} delta for function_call step {index}",
                     event=pos,
                 )
+            self._check_typed(delta_type, delta, "step.delta.delta", pos, key)
             yield Fragment(pos=pos, key=key, id=None, name=None, text=None)
         else:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"unknown delta type {delta_type[:40]!r}", event=pos
             )
+
+    def _check_typed(self, kind: str, obj: dict[str, Any], level: str, pos: int, key: Any) -> None:
+        """A step or delta of a known type holds its type's members, and so
+        do the closed objects in it; the first other member blocks the step's
+        slot, named by its path."""
+        if level == "step.delta.delta":
+            unread = self._unread_typed(kind, obj, level, DELTA_MEMBERS, DELTA_INNER)
+        else:
+            steps = STEP_MEMBERS if kind in STEP_MEMBERS else SERVER_STEP_MEMBERS
+            unread = self._unread_typed(kind, obj, level, steps, STEP_INNER)
+        if unread is not None:
+            raise _unknown(unread, pos, key)
 
     def _completed(self, raw: dict[str, Any], pos: int) -> Iterator[Event]:
         interaction = raw.get("interaction")
@@ -334,3 +442,15 @@ class GeminiInteractions(Profile):
         yield Stop(pos=pos, scope=0)
         if failed:
             raise ProtocolError(Code.PROVIDER_ERROR, "the interaction failed", event=pos)
+
+
+def _unknown(path: str, pos: int, key: Any) -> ProtocolError:
+    # The message keeps 80 characters of a path: a deep one (an annotation's
+    # review snippet) loses its front, never the member.
+    shown = path if len(path) <= 80 else "..." + path[-77:]
+    return ProtocolError(
+        Code.UNSUPPORTED_EVENT,
+        f"gemini-interactions {unknown_member_message(shown)}",
+        key=key,
+        event=pos,
+    )
