@@ -65,12 +65,17 @@ object, a chunk member outside those of a ``GenerateContentResponse``
 those of a ``Candidate`` (:data:`CANDIDATE_MEMBERS`), a content member
 outside ``parts`` and ``role``, a part with a member outside the known set,
 a ``functionCall`` member outside ``name``, ``id``, ``args``,
-``partialArgs`` and ``willContinue``, a member of ``usageMetadata`` or
-``promptFeedback`` (or of an entry of their arrays) outside its set
-(:mod:`toolstream.profiles.gemini_members`), are ``unsupported_event``, the
-finding naming the member's path; an
-``error`` object, or ``promptFeedback.blockReason`` (the prompt was
-refused), is ``provider_error``.  Any finding blocks the turn.
+``partialArgs`` and ``willContinue``, a member of any object below those
+(``usageMetadata``, ``promptFeedback``, ``modelStatus``, a candidate's
+safety ratings, citations, grounding, log probabilities and URL context, a
+part's inline and file data, code, code result, video metadata, media
+resolution, transcription, built-in tool call and response, a
+``partialArgs`` entry; the entries of their arrays, at any depth) outside
+its set (:mod:`toolstream.profiles.gemini_members`; open on purpose: a
+call's ``args``, a built-in tool's ``args`` and ``response``,
+``partMetadata``), are ``unsupported_event``, the finding naming the
+member's path; an ``error`` object, or ``promptFeedback.blockReason`` (the
+prompt was refused), is ``provider_error``.  Any finding blocks the turn.
 """
 
 from __future__ import annotations

@@ -30,10 +30,13 @@ Recognized, no tool data: ``interaction.status_update``, and the other
 delta types (:data:`TEXT_DELTAS`: text, thought, media, annotation and
 built-in tool deltas) on block or server steps.  The legacy ``content.*``
 events (steps disabled) and anything else are ``unsupported_event``, as is
-a member of an event, of the interaction, of its usage, of a
-``function_call`` step or of an ``arguments_delta`` that the profile
-(``gemini_interactions_members.py``) and its reviewed dialects do not know;
-any finding blocks the turn.
+a member of an event, of its metadata, of the interaction (and of the
+steps it carries), of a usage (and of its arrays' entries), of any step or
+delta (by its type) or of an object inside one (a content, an annotation,
+a tool's arguments or result entries, by their own type) that the profile
+(``gemini_interactions_members.py``) and its reviewed dialects do not know,
+and a content, annotation or step of an unknown type; any finding blocks
+the turn.
 """
 
 from __future__ import annotations

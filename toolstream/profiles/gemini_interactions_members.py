@@ -11,8 +11,16 @@ and the interaction's echo of the request are known and ignored.  A member
 outside its object's set blocks the turn unless a reviewed dialect
 (``toolstream.profiles.dialects``, profile ``gemini-interactions``, level =
 the object's path) names it.  The steps that carry no client call
-(thoughts, model output, built-in tools and their results) and their
-deltas are read by type only.
+(thoughts, model output, user input, function results, the built-in tools'
+calls and results) and every delta other than ``arguments_delta`` are
+closed by their type (:data:`STEP_MEMBERS`, :data:`SERVER_STEP_MEMBERS`,
+:data:`DELTA_MEMBERS`), and so is every object inside them, at every depth
+(:data:`SHAPES`, :data:`UNIONS`: a content, an annotation, a media
+processing is closed by its own ``type``, an unknown type blocks), the
+events' ``metadata`` and the entries of a usage's arrays
+(:data:`USAGE_ARRAYS`).  Open on purpose: :data:`OPEN_BY_TYPE` (a call's
+own arguments, a tool's own result object, a JSON Schema, a file's own
+metadata, ``google.protobuf.Any`` details).
 
 Source of every set: the Interactions API reference
 (https://ai.google.dev/api/interactions-api, "Streaming" and the
@@ -23,7 +31,10 @@ from that reference): ``google/genai/_gaos/types/interactions/``
 ``stepstart.py``, ``stepdelta.py``, ``stepstop.py``, ``errorevent.py``,
 ``interactionsseeventinteraction.py`` (the partial interaction the
 lifecycle events carry) with ``interaction.py`` (the whole resource),
-``usage.py``, ``functioncallstep.py``, ``argumentsdelta.py``; and
+``usage.py``, ``modalitytokens.py``, ``groundingtoolcount.py``,
+``functioncallstep.py``, ``argumentsdelta.py``, ``step.py`` and
+``stepdeltadata.py`` (the step and delta unions) with the file of each type
+they name (each table below says which); and
 googleapis/js-genai's release docs for the events' ``metadata``
 (https://googleapis.github.io/js-genai/release_docs/, ``InteractionStatusUpdate``).
 """
@@ -410,19 +421,9 @@ no type, so only those it meets in the every-level cases are in
 
 OPEN_LEVELS: dict[str, str] = {
     "step.arguments": (
-        "at step.start, a function_call step's arguments are the call's own (and an"
-        " mcp_server_tool_call's the MCP tool's): see OPEN_BY_TYPE; the built-in tool calls'"
-        " arguments at this path are closed by step type (STEP_INNER), which the walker's"
-        " untyped level names cannot tell apart (tests/properties/test_closed_world_gemini.py"
-        " puts a member in each)"
-    ),
-    "step.content[].annotations[].custom_metadata": (
-        "a cited file's own metadata (FileCitation.custom_metadata, Dict[str, Any]:"
-        " filecitation.py), key-value pairs of the file's owner"
-    ),
-    "interaction.steps[].arguments": (
-        "the same steps, in the interaction a lifecycle event carries: a function_call's"
-        " arguments are the call's own (see step.arguments)"
+        "the function_call step's arguments: the call's own arguments object (its "
+        "members are the tool's parameters), checked against the tool's schema, not "
+        "a protocol vocabulary"
     ),
 }
 """Objects whose members are open on purpose: path -> why, with the source.
