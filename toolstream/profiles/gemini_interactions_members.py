@@ -421,9 +421,20 @@ no type, so only those it meets in the every-level cases are in
 
 OPEN_LEVELS: dict[str, str] = {
     "step.arguments": (
-        "the function_call step's arguments: the call's own arguments object (its "
-        "members are the tool's parameters), checked against the tool's schema, not "
-        "a protocol vocabulary"
+        "at step.start, a function_call step's arguments are the call's own arguments"
+        " object (its members are the tool's parameters, checked against the tool's schema)"
+        " and an mcp_server_tool_call's the MCP tool's own (see OPEN_BY_TYPE); the built-in"
+        " tool calls' arguments at this path are closed by step type (STEP_INNER), which the"
+        " walker's untyped level names cannot tell apart: tests/properties/"
+        "test_closed_world_gemini.py puts a member in each"
+    ),
+    "step.content[].annotations[].custom_metadata": (
+        "a cited file's own metadata (FileCitation.custom_metadata, Dict[str, Any]:"
+        " filecitation.py), key-value pairs of the file's owner"
+    ),
+    "interaction.steps[].arguments": (
+        "the same steps, in the interaction a lifecycle event carries: a function_call's"
+        " arguments are the call's own (see step.arguments)"
     ),
 }
 """Objects whose members are open on purpose: path -> why, with the source.
