@@ -585,7 +585,16 @@ def test_interactions_start_arguments_stand_without_deltas() -> None:
 
 def test_interactions_thought_and_server_steps() -> None:
     events = gi_turn(
-        [gi_start(0, "thought"), gi_delta(0, "hmm", "thought_summary"), gi_stop(0)],
+        [
+            gi_start(0, "thought"),
+            # ThoughtSummaryDelta: its summary is a content object, not a text
+            {
+                "event_type": "step.delta",
+                "index": 0,
+                "delta": {"type": "thought_summary", "content": {"type": "text", "text": "hmm"}},
+            },
+            gi_stop(0),
+        ],
         [gi_start(1, "google_search_call", id="gs_1"), gi_stop(1)],
         [gi_start(2, "google_search_result"), gi_stop(2)],
         gi_call(3, "fc_1"),

@@ -230,6 +230,12 @@ and the ``citation`` of a ``citations_delta``.  Source: anthropic-sdk-python
 ``citations_web_search_result_location.py``,
 ``citations_search_result_location.py``; the beta types hold the same)."""
 
-OPEN_LEVELS: dict[str, str] = {}
+OPEN_LEVELS: dict[str, str] = {
+    "content_block.input": (
+        "the tool_use block's start input: the call's own arguments object (its "
+        "members are the tool's parameters), checked against the tool's schema, not "
+        "a protocol vocabulary (anthropic-sdk-python ToolUseBlock.input: Dict[str, object])"
+    ),
+}
 """Objects whose members are open on purpose: path -> why, with the source.
 The closed-world walk (tests/support/every_level/walk.py) leaves them out."""

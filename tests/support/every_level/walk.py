@@ -59,7 +59,13 @@ def open_levels() -> dict[str, Mapping[str, str]]:
         "cohere": _open(cohere_members),
         "gemini": _open(gemini_members),
         "gemini-interactions": _open(gemini_interactions_members),
-        "openai-responses": _open(openai_responses_members),
+        # (a caller's JSON Schema inside each tools[] entry: open on purpose,
+        # kept apart from OPEN_LEVELS only because test_closed_world builds
+        # each OPEN_LEVELS path as nested objects)
+        "openai-responses": {
+            **_open(openai_responses_members),
+            **openai_responses_members.OPEN_ARRAY_LEVELS,
+        },
     }
 
 
