@@ -332,5 +332,6 @@ def test_the_open_interactions_objects_take_any_member() -> None:
         },
     ]
     for step in steps:
+        assert isinstance(step, dict)
         report = validate(_with_step(step))
         assert not report.findings, (step["type"], report.to_json())

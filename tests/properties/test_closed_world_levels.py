@@ -171,7 +171,7 @@ per profile: what is left of issue 25, named so that a change shows."""
 
 
 def _site_ids() -> list[tuple[str, str, Site]]:
-    out = []
+    out: list[tuple[str, str, Site]] = []
     for profile, cases in sorted(WALKED.items()):
         for name, case in cases:
             out.extend((profile, name, site) for site in sites(case))
