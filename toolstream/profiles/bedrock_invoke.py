@@ -123,6 +123,17 @@ class BedrockInvoke(Profile):
             yield SlotPiece(piece.slot, (frames[int(piece.path[0])][0][0],))
 
     def feed(self, raw: Any, pos: int) -> Iterable[Event]:
+        if type(raw) is dict and len(raw) > 1:
+            # One member names the event (a PayloadPart or an exception); a
+            # member beside it is one the event-stream never puts there.
+            named = [k for k in raw if k == "chunk" or str(k).endswith("Exception")]
+            if len(named) == 1:
+                first = min(str(member) for member in raw if member != named[0])
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT,
+                    f"bedrock-invoke {unknown_member_message(first[:40])}",
+                    event=pos,
+                )
         if type(raw) is not dict or len(raw) != 1:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT,

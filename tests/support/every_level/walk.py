@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import copy
 import json
+import re
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -181,9 +182,14 @@ def with_member(case: dict[str, Any], site: Site, name: str, value: Any) -> dict
 
 
 def blocks_naming(case: dict[str, Any], name: str) -> bool:
+    """Blocked with the unknown-member finding, its path ending in ``name``.
+
+    Matched on the whole message shape, never on ``name`` as a substring: a
+    one-letter name is in almost any text (``v`` is in "event")."""
     report = validate(case)
+    named = re.compile(r"\bmember (?:\S*[.\]])?" + re.escape(name) + r" is not one")
     return report.status == "blocked" and any(
-        finding.code == "unsupported_event" and name in finding.message
+        finding.code == "unsupported_event" and named.search(finding.message)
         for finding in report.findings
     )
 
