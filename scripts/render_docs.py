@@ -201,8 +201,10 @@ def dialects_md() -> str:
         "The members of OpenAI's own chunk types (openai-python",
         "`src/openai/types/chat/chat_completion_chunk.py`: `ChatCompletionChunk`,",
         "`Choice`, `ChoiceDelta`; `obfuscation` from `stream_options.include_obfuscation`),",
-        "read or known to carry no tool data at each level; every other member of the",
-        "level blocks unless a row above names it.",
+        "read or known to carry no tool data at each level, and of the bookkeeping objects",
+        "inside them (`usage` and its details, a choice's `logprobs`, a delta's `audio` and",
+        "url citations: `toolstream/profiles/openai_chat_members.py`, with their sources);",
+        "every other member of the level blocks unless a row above names it.",
         "",
         "| level | members |",
         "|---|---|",
@@ -212,6 +214,21 @@ def dialects_md() -> str:
         ("choice (`choices[]`)", openai_chat.CHOICE_MEMBERS),
         ("delta (`choices[].delta`)", openai_chat.DELTA_MEMBERS),
     ):
+        out.append(f"| {level} | {', '.join(f'`{m}`' for m in sorted(own))} |")
+    from toolstream.profiles import openai_chat_members as chat
+
+    bookkeeping = {
+        **{f"`{level}`": own for level, own in chat.USAGE_LEVELS.items()},
+        "`usage` (the `mistral` profile)": chat.MISTRAL_USAGE_LEVELS["usage"],
+        **{f"`{level}`": own for level, own in chat.LOGPROBS_LEVELS.items()},
+        "`choices[].delta.audio`": chat.AUDIO_MEMBERS,
+        **{
+            f"`choices[].delta.annotations[]` ({kind})": members
+            for kind, members in chat.ANNOTATION_TYPES.items()
+        },
+        "`choices[].delta.annotations[].url_citation`": chat.URL_CITATION_MEMBERS,
+    }
+    for level, own in bookkeeping.items():
         out.append(f"| {level} | {', '.join(f'`{m}`' for m in sorted(own))} |")
     out += _other_profiles_members()
     out += [

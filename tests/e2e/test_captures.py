@@ -300,7 +300,13 @@ CASES = [
         " body): nothing says the call is final; OpenRouter's provider and native_finish_reason"
         " are read as their dialects",
         calls=(("llm_version",),),
-        dialects=("openrouter_native_finish_reason", "openrouter_provider"),
+        dialects=(
+            "openrouter_chat_usage_cost",
+            "openrouter_chat_usage_cost_details",
+            "openrouter_chat_usage_is_byok",
+            "openrouter_native_finish_reason",
+            "openrouter_provider",
+        ),
     ),
     Case(
         "openai-compatible/simonw-llm-openrouter-kimi-k2-variant-c.sse",
@@ -311,16 +317,27 @@ CASES = [
         " line (' data:') is ignored, and it was only a role-only chunk (checked below);"
         " OpenRouter's provider and native_finish_reason are read as their dialects",
         calls=(("llm_version",),),
-        dialects=("openrouter_native_finish_reason", "openrouter_provider"),
+        dialects=(
+            "openrouter_chat_usage_cost",
+            "openrouter_chat_usage_cost_details",
+            "openrouter_chat_usage_is_byok",
+            "openrouter_native_finish_reason",
+            "openrouter_provider",
+        ),
     ),
     Case(
         "openai-compatible/vercel-deepseek-reasoner-tool-call.jsonl",
         "openai-compatible/vercel-deepseek-reasoner-tool-call.json",
         "openai",
         (PASS,),
-        "reasoning_content deltas, then weather in 11 fragments; finish_reason tool_calls",
+        "reasoning_content deltas, then weather in 11 fragments; finish_reason tool_calls;"
+        " DeepSeek's cache counts in usage",
         calls=(("weather",),),
-        dialects=("reasoning_content",),
+        dialects=(
+            "deepseek_prompt_cache_hit_tokens",
+            "deepseek_prompt_cache_miss_tokens",
+            "reasoning_content",
+        ),
     ),
     Case(
         "openai-compatible/vercel-groq-tool-call.jsonl",
@@ -329,18 +346,26 @@ CASES = [
         (("blocked", ("schema_violation",)),),
         "a well-formed stream, but the model called weather with {} and vercel's example"
         " weather tool requires location (the xai and mistral recordings of it fill it);"
-        " its x_groq, on chunks with choices, is read as the groq dialect",
+        " its x_groq, on chunks with choices, is read as the groq dialect, and the timings in"
+        " its usage as theirs",
         calls=(("weather",),),
-        dialects=("groq",),
+        dialects=(
+            "groq",
+            "groq_usage_completion_time",
+            "groq_usage_prompt_time",
+            "groq_usage_queue_time",
+            "groq_usage_total_time",
+        ),
     ),
     Case(
         "openai-compatible/vercel-xai-grok-tool-call.jsonl",
         "openai-compatible/vercel-xai-grok-tool-call.json",
         "openai",
         (PASS,),
-        "reasoning deltas, then the whole call in one chunk, finish_reason tool_calls",
+        "reasoning deltas, then the whole call in one chunk, finish_reason tool_calls; xAI's"
+        " search-source count and cost in usage",
         calls=(("weather",),),
-        dialects=("reasoning_content",),
+        dialects=("reasoning_content", "xai_cost_in_usd_ticks", "xai_num_sources_used"),
     ),
     # -- OpenAI Responses -----------------------------------------------------------------------
     Case(

@@ -164,10 +164,11 @@ def test_the_generator_models_every_reviewed_dialect_under_its_name() -> None:
     from toolstream.profiles.dialects import REGISTRY, Treatment
     from toolstream_generators._internal.model import WIRES
 
+    modelled = [d for d in REGISTRY if d.profile == "openai" and d.name not in NOT_GENERATED_YET]
     for profile in ("openai", "mistral"):
         table = {m.dialect: m for m in WIRES[profile].dialects}
-        assert sorted(table) == sorted(d.name for d in REGISTRY if d.profile == "openai")
-        for dialect in (d for d in REGISTRY if d.profile == "openai"):
+        assert sorted(table) == sorted(d.name for d in modelled)
+        for dialect in modelled:
             member = table[dialect.name]
             assert (member.level, member.member) == (dialect.level, dialect.member)
             assert bool(member.mirrors) == (dialect.treatment is Treatment.NORMALIZED)
@@ -178,6 +179,20 @@ def test_the_generator_models_every_reviewed_dialect_under_its_name() -> None:
 # the generators and the corpus have one owner): named here, so that the
 # day the generator models one this test says so.
 NOT_GENERATED_YET = {
+    # chat: the members inside usage (the generator's chat levels are the
+    # chunk, the choice and the delta)
+    "deepseek_prompt_cache_hit_tokens",
+    "deepseek_prompt_cache_miss_tokens",
+    "groq_usage_completion_time",
+    "groq_usage_prompt_time",
+    "groq_usage_queue_time",
+    "groq_usage_total_time",
+    "openrouter_chat_usage_cost",
+    "openrouter_chat_usage_cost_details",
+    "openrouter_chat_usage_is_byok",
+    "xai_cost_in_usd_ticks",
+    "xai_num_sources_used",
+    # the other profiles
     "bedrock_invocation_metrics",
     "github_copilot_usage",
     "openrouter_output_text",

@@ -119,6 +119,15 @@ def _perplexity(member: str, value: Any) -> Callable[[Stream], Stream]:
     return add
 
 
+def _usage(member: str, value: Any) -> Callable[[Stream], Stream]:
+    # A vendor's member in the usage of the usage-only chunk that ends the stream.
+    def add(stream: Stream) -> Stream:
+        usage = {"prompt_tokens": 56, "completion_tokens": 12, "total_tokens": 68, member: value}
+        return [*copy.deepcopy(stream), {"object": "chat.completion.chunk", "usage": usage}]
+
+    return add
+
+
 ADD: dict[str, Callable[[Stream], Stream]] = {
     "reasoning_content": _reasoning_content,
     "reasoning": _reasoning,
@@ -143,6 +152,17 @@ ADD: dict[str, Callable[[Stream], Stream]] = {
     "together_seed": _on_every("choice", "seed", lambda choice: 2039908639),
     "message_mirror": _message_mirror,
     "together_text": _together_text,
+    "openrouter_chat_usage_cost": _usage("cost", 5.952e-05),
+    "openrouter_chat_usage_cost_details": _usage("cost_details", {"upstream_inference_cost": None}),
+    "openrouter_chat_usage_is_byok": _usage("is_byok", False),
+    "deepseek_prompt_cache_hit_tokens": _usage("prompt_cache_hit_tokens", 320),
+    "deepseek_prompt_cache_miss_tokens": _usage("prompt_cache_miss_tokens", 19),
+    "groq_usage_queue_time": _usage("queue_time", 0.04),
+    "groq_usage_prompt_time": _usage("prompt_time", 0.01),
+    "groq_usage_completion_time": _usage("completion_time", 0.05),
+    "groq_usage_total_time": _usage("total_time", 0.06),
+    "xai_num_sources_used": _usage("num_sources_used", 0),
+    "xai_cost_in_usd_ticks": _usage("cost_in_usd_ticks", 1330500),
 }
 
 

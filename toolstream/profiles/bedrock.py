@@ -147,7 +147,7 @@ class Bedrock(Profile):
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT,
                 "event is not an object with exactly one key naming its type"
-                + _keys_note(raw),
+                + _keys_note(raw, _EVENT_NAMES, ""),
                 event=pos,
             )
         ((kind, body),) = raw.items()
@@ -208,7 +208,7 @@ class Bedrock(Profile):
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT,
                 "contentBlockStart.start is not an object with at most one member"
-                + _keys_note(start),
+                + _keys_note(start, _BLOCK_STARTS | {"toolUse"}, "contentBlockStart.start."),
                 event=pos,
             )
         if "toolUse" not in start:
@@ -263,7 +263,8 @@ class Bedrock(Profile):
         if type(delta) is not dict or len(delta) != 1:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT,
-                "delta is not an object with one key" + _keys_note(delta),
+                "delta is not an object with one key"
+                + _keys_note(delta, _BLOCK_DELTAS | {"toolUse"}, "contentBlockDelta.delta."),
                 event=pos,
             )
         ((delta_type, value),) = delta.items()
@@ -321,12 +322,22 @@ def _check_block_delta(delta_type: str, value: Any, pos: int, key: Any) -> None:
                 raise _unknown_member(f"{path}[].", entry, known, pos, key)
 
 
-def _keys_note(obj: Any) -> str:
-    """`` (keys: a, b)`` for a union-shaped object with more than one key, so
-    the finding names the member to review (sorted, each cut to 40 chars, at
-    most 8 listed); empty for anything else."""
+def _keys_note(obj: Any, known: frozenset[str] = frozenset(), where: str | None = None) -> str:
+    """What a finding on a union-shaped object with more than one key says
+    of its keys: when exactly one names a ``known`` variant (or, at the
+    event's top, ``where=""``, an exception), the other member as unknown,
+    by its path; else `` (keys: a, b)`` (sorted, each cut to 40 chars, at
+    most 8 listed), so the finding names what to review.  Empty for
+    anything else."""
     if type(obj) is not dict or len(obj) < 2:
         return ""
+    if where is not None:
+        named = [
+            m for m in obj if m in known or (where == "" and str(m).endswith("Exception"))
+        ]
+        if len(named) == 1:
+            first = min(str(member) for member in obj if member != named[0])
+            return f"; bedrock {unknown_member_message(where + first[:40])}"
     names = sorted(str(member)[:40] for member in obj)
     shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
     return f" (keys: {shown})"

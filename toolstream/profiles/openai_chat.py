@@ -44,7 +44,22 @@ from toolstream.profiles._base import (
     optional_text,
     slot_index,
 )
-from toolstream.profiles.dialects import BY_MEMBER, DOCS, Treatment, unknown_member_message
+from toolstream.profiles.dialects import (
+    BY_MEMBER,
+    DOCS,
+    Treatment,
+    unknown_member_message,
+    unread_member,
+)
+from toolstream.profiles.openai_chat_members import (
+    ANNOTATION_TYPES,
+    AUDIO_MEMBERS,
+    LOGPROBS_LEVELS,
+    MISTRAL_USAGE_LEVELS,
+    URL_CITATION_MEMBERS,
+    USAGE_LEVELS,
+    USAGE_NESTED,
+)
 from toolstream.tally import Tally, fragment_colons
 
 _FORCING_CHOICES = frozenset({"required"})
@@ -182,6 +197,7 @@ class OpenAIChat(Profile):
     stream_description = "chat-completions chunks"
     has_choices = True
     whole_calls_without_index = False
+    usage_levels: Mapping[str, frozenset[str]] = USAGE_LEVELS
 
     @classmethod
     def recognises(cls, item: Mapping[str, Any]) -> bool:
@@ -285,14 +301,20 @@ class OpenAIChat(Profile):
                     break
                 choices = chunk_members(raw)
                 # (an "error" member, not one of CHUNK_MEMBERS, fails chunk_known below)
+                # (usage and logprobs, closed levels, are checked by feed)
                 if (
                     type(choices) is not list_
                     or len(choices) != 1
                     or raw.get(object_key) == "error"
+                    or raw.get("usage") is not None
                 ):
                     break
                 choice = choices[0]
-                if type(choice) is not dict_ or choice.get(finish_key) is not None:
+                if (
+                    type(choice) is not dict_
+                    or choice.get(finish_key) is not None
+                    or choice.get("logprobs") is not None
+                ):
                     break
                 delta = choice_members(choice)
                 if (
@@ -304,6 +326,9 @@ class OpenAIChat(Profile):
                         and (
                             (function_call_key in delta and delta[function_call_key] is not None)
                             or not delta_known(delta)
+                            # (closed levels, checked by feed)
+                            or delta.get("audio") is not None
+                            or delta.get("annotations") is not None
                         )
                     )
                     # (closed world: a vendor member goes through feed)
@@ -548,6 +573,7 @@ class OpenAIChat(Profile):
             unknown = self._unknown("chunk", raw, pos)
             kind = raw.get("object", _CHUNK_OBJECT)
             if not unknown and kind == _CHUNK_OBJECT:
+                self._usage(raw.get("usage"), pos)
                 return
             shown = repr(unknown[0][:40]) if unknown else f"object {describe(kind)}"
             raise ProtocolError(
@@ -569,9 +595,83 @@ class OpenAIChat(Profile):
                     f" {unknown_member_message(unknown[0][:40])}",
                     event=pos,
                 )
+        self._usage(raw.get("usage"), pos)
         usage = raw.get("usage") is not None
         for choice in choices:
             yield from self._choice(choice, pos, usage)
+
+    def _usage(self, usage: Any, pos: int) -> None:
+        """A chunk's ``usage``: None, or an object of the members
+        ``usage_levels`` (and the inert dialects at its levels) name."""
+        if usage is None:
+            return
+        if type(usage) is not dict:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, f"usage is {describe(usage)}, not an object", event=pos
+            )
+        self._closed(self.usage_levels, USAGE_NESTED, "usage", usage, pos)
+
+    def _closed(
+        self,
+        levels: Mapping[str, frozenset[str]],
+        nested: Mapping[str, tuple[str, ...]],
+        path: str,
+        obj: Any,
+        pos: int,
+    ) -> None:
+        """``obj`` (at ``path``, one of ``levels``) is an object holding no
+        member that neither ``levels`` nor an inert dialect names."""
+        if type(obj) is not dict:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, f"{path} is {describe(obj)}, not an object", event=pos
+            )
+        unread = unread_member(self, "openai", levels, nested, path, obj)
+        if unread is not None:
+            raise ProtocolError(Code.UNSUPPORTED_EVENT, unknown_member_message(unread), event=pos)
+
+    def _entries(self, path: str, value: Any, pos: int) -> list[Any]:
+        """An optional array's entries (None: no entries)."""
+        if value is None:
+            return []
+        if type(value) is not list:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT, f"{path} is {describe(value)}, not an array", event=pos
+            )
+        return value
+
+    def _logprobs(self, logprobs: Any, pos: int) -> None:
+        """A choice's ``logprobs``: token probabilities, each level closed."""
+        path = "choices[].logprobs"
+        self._closed(LOGPROBS_LEVELS, {}, path, logprobs, pos)
+        for array in ("content", "refusal"):
+            where = f"{path}.{array}"
+            for entry in self._entries(where, logprobs.get(array), pos):
+                self._closed(LOGPROBS_LEVELS, {}, f"{where}[]", entry, pos)
+                for top in self._entries(f"{where}[].top_logprobs", entry.get("top_logprobs"), pos):
+                    self._closed(LOGPROBS_LEVELS, {}, f"{where}[].top_logprobs[]", top, pos)
+
+    def _delta_extras(self, delta: dict[str, Any], pos: int) -> None:
+        """A delta's ``audio`` and url citations (``annotations``), closed."""
+        audio = delta.get("audio")
+        if audio is not None:
+            path = "choices[].delta.audio"
+            self._closed({path: AUDIO_MEMBERS}, {}, path, audio, pos)
+        path = "choices[].delta.annotations"
+        for entry in self._entries(path, delta.get("annotations"), pos):
+            kind = entry.get("type") if type(entry) is dict else None
+            known = ANNOTATION_TYPES.get(kind) if type(kind) is str else None
+            if known is None:
+                what = repr(kind[:40]) if type(kind) is str else describe(kind)
+                raise ProtocolError(
+                    Code.UNSUPPORTED_EVENT,
+                    f"{path}[] entry of type {what}: not one this profile knows"
+                    f" (review it as a dialect: {DOCS})",
+                    event=pos,
+                )
+            levels = {f"{path}[]": known, f"{path}[].url_citation": URL_CITATION_MEMBERS}
+            self._closed(levels, {}, f"{path}[]", entry, pos)
+            if kind == "url_citation":
+                self._closed(levels, {}, f"{path}[].url_citation", entry.get("url_citation"), pos)
 
     def _choice(self, choice: Any, pos: int, usage: bool = False) -> Iterator[Event]:
         if type(choice) is not dict:
@@ -596,6 +696,9 @@ class OpenAIChat(Profile):
                     what + unknown_member_message(f"choices[].{member[:40]}"),
                     event=pos,
                 )
+        logprobs = choice.get("logprobs")
+        if logprobs is not None:
+            self._logprobs(logprobs, pos)
         if delta is not None:
             if type(delta) is not dict:
                 raise ProtocolError(
@@ -608,6 +711,8 @@ class OpenAIChat(Profile):
                     unknown_member_message(f"choices[].delta.{unknown[0][:40]}"),
                     event=pos,
                 )
+            if "audio" in delta or "annotations" in delta:
+                self._delta_extras(delta, pos)
             if delta.get("function_call") is not None:
                 raise ProtocolError(
                     Code.UNSUPPORTED_CALL_TYPE,
@@ -725,6 +830,7 @@ class OpenAIChat(Profile):
 class MistralChat(OpenAIChat):
     name = "mistral"
     whole_calls_without_index = True
+    usage_levels = MISTRAL_USAGE_LEVELS
 
     def _tool_choice_forces(self) -> bool:
         choice = self.request.get("tool_choice")

@@ -35,6 +35,7 @@ from toolstream.profiles import (
     cohere_members,
     gemini_interactions_members,
     gemini_members,
+    openai_chat_members,
     openai_responses_members,
 )
 from toolstream.profiles.dialects import REGISTRY
@@ -50,7 +51,7 @@ def _open(module: Any) -> Mapping[str, str]:
 def open_levels() -> dict[str, Mapping[str, str]]:
     """Profile -> its open-on-purpose levels (path -> why)."""
     anthropic = _open(anthropic_members)
-    chat: Mapping[str, str] = {}  # MERGE: openai_chat_members.OPEN_LEVELS
+    chat = _open(openai_chat_members)
     return {
         "openai": chat,
         "mistral": chat,

@@ -50,8 +50,9 @@ class Dialect:
     """The profile name (``openai``, ``mistral`` share the chat profile)."""
     level: str
     """Where the member sits.  Chat: ``chunk`` (any chunk, with or without
-    ``choices``), ``choice`` or ``delta``; the other profiles: the path of
-    the object that holds it, as their member tables name it
+    ``choices``), ``choice``, ``delta``, or a bookkeeping object's path
+    (``usage``, ``usage.prompt_tokens_details``: openai_chat_members); the
+    other profiles: the path of the object that holds it, as their member tables name it
     (``message_stop``, ``response.usage``...)."""
     member: str
     path: str
@@ -141,7 +142,9 @@ def unread_member(
 from toolstream.profiles.dialects import (  # noqa: E402  (rows need Dialect)
     azure_content_filter,
     bedrock_invocation_metrics,
+    deepseek_cache_tokens,
     github_copilot_usage,
+    groq_usage_timing,
     groq_x_groq,
     message_mirror,
     openrouter_output_text,
@@ -153,6 +156,7 @@ from toolstream.profiles.dialects import (  # noqa: E402  (rows need Dialect)
     sglang_matched_stop,
     together,
     vllm_choice,
+    xai_usage,
 )
 
 REGISTRY: tuple[Dialect, ...] = (
@@ -179,6 +183,17 @@ REGISTRY: tuple[Dialect, ...] = (
     openrouter_usage.COST,
     openrouter_usage.COST_DETAILS,
     openrouter_usage.IS_BYOK,
+    openrouter_usage.CHAT_COST,
+    openrouter_usage.CHAT_COST_DETAILS,
+    openrouter_usage.CHAT_IS_BYOK,
+    deepseek_cache_tokens.HIT,
+    deepseek_cache_tokens.MISS,
+    groq_usage_timing.QUEUE_TIME,
+    groq_usage_timing.PROMPT_TIME,
+    groq_usage_timing.COMPLETION_TIME,
+    groq_usage_timing.TOTAL_TIME,
+    xai_usage.NUM_SOURCES_USED,
+    xai_usage.COST_IN_USD_TICKS,
 )
 """Every reviewed dialect, one row each."""
 

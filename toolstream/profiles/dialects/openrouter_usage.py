@@ -52,3 +52,28 @@ IS_BYOK = _d.Dialect(
     treatment=_d.Treatment.INERT,
     reason=_REASON,
 )
+
+
+def _chat(row: _d.Dialect, shape: str = "") -> _d.Dialect:
+    # The same accounting in a chat stream: the usage of its last chunk.
+    return _d.Dialect(
+        name=row.name.replace("openrouter_usage_", "openrouter_chat_usage_"),
+        profile="openai",
+        level="usage",
+        member=row.member,
+        path=f"usage.{row.member}",
+        shape=shape or row.shape,
+        servers=row.servers,
+        sources=(
+            "simonw/llm tests/cassettes/test_tools_streaming/test_tools_streaming_variant_b.yaml"
+            " (an OpenRouter chat stream: usage.cost, usage.is_byok, usage.cost_details)",
+            _SOURCES[1],
+        ),
+        treatment=row.treatment,
+        reason=row.reason,
+    )
+
+
+CHAT_COST = _chat(COST)
+CHAT_COST_DETAILS = _chat(COST_DETAILS, "object of {upstream_inference_cost, ...}")
+CHAT_IS_BYOK = _chat(IS_BYOK)
