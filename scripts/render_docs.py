@@ -347,6 +347,7 @@ def _other_profiles_members() -> list[str]:
         "|---|---|",
         *rows(bedrock_members.METADATA_LEVELS),
         *rows(bedrock_members.DELTA_LEVELS),
+        *rows(bedrock_members.INNER_LEVELS),
         "",
         "Open on purpose (members not checked):",
         "",

@@ -127,8 +127,7 @@ def test_an_unknown_member_blocks_naming_its_path_on_every_route(name: str) -> N
         assert report.status == "blocked", (name, report.to_json())
         assert "unsupported_event" in report.codes
         assert any(
-            f"member {path} is not one" in f.message and DOCS in f.message
-            for f in report.findings
+            f"member {path} is not one" in f.message and DOCS in f.message for f in report.findings
         ), (name, report.to_json())
 
 

@@ -57,8 +57,18 @@ from toolstream.profiles._base import (
     provider_error,
     slot_index,
 )
-from toolstream.profiles.bedrock_members import DELTA_LEVELS, METADATA_LEVELS, METADATA_NESTED
-from toolstream.profiles.dialects import unknown_member_message, unread_member
+from toolstream.profiles.bedrock_members import (
+    DELTA_LEVELS,
+    INNER_LEVELS,
+    METADATA_LEVELS,
+    METADATA_NESTED,
+    OPEN_INNER_LEVELS,
+    OPEN_LEVELS,
+)
+from toolstream.profiles.dialects import DOCS, unknown_member_message, unread_member
+
+_SHAPES = {**DELTA_LEVELS, **INNER_LEVELS}
+_OPEN = {**OPEN_LEVELS, **OPEN_INNER_LEVELS}
 
 # Deltas of non-call blocks.
 _BLOCK_DELTAS = frozenset({"text", "reasoningContent", "citation", "image", "toolResult"})
@@ -193,6 +203,14 @@ class Bedrock(Profile):
                     f"bedrock {unknown_member_message(unread)}",
                     event=pos,
                 )
+            # (the arrays: cache details, and the guardrail's model outputs,
+            # strings, where an object is one no table lists)
+            usage, trace = body.get("usage"), body.get("trace")
+            if type(usage) is dict:
+                _closed("metadata.usage.cacheDetails", usage.get("cacheDetails"), pos)
+            guardrail = trace.get("guardrail") if type(trace) is dict else None
+            if type(guardrail) is dict:
+                _closed("metadata.trace.guardrail.modelOutput", guardrail.get("modelOutput"), pos)
         elif kind.endswith("Exception"):
             raise provider_error(body, pos, title=kind[:60])
         else:
@@ -224,6 +242,17 @@ class Bedrock(Profile):
                 )
             self._kinds.setdefault(index, BLOCK)
             yield Open(pos=pos, key=key, id=None, name=None, kind=BLOCK)
+            if start:
+                ((name, value),) = start.items()
+                path = f"contentBlockStart.start.{name}"
+                if type(value) is not dict:
+                    raise ProtocolError(
+                        Code.UNSUPPORTED_EVENT,
+                        f"{path} is {describe(value)}, not an object",
+                        key=key,
+                        event=pos,
+                    )
+                _closed(path, value, pos, key)
             return
         tool = start["toolUse"]
         if type(tool) is not dict:
@@ -309,17 +338,37 @@ class Bedrock(Profile):
 
 def _check_block_delta(delta_type: str, value: Any, pos: int, key: Any) -> None:
     """A non-call delta's object (or, for ``toolResult``, each entry of its
-    array) holds nothing but its members (bedrock_members.DELTA_LEVELS)."""
-    path = f"contentBlockDelta.delta.{delta_type}"
+    array) holds nothing but its members, and so does every object in it
+    (bedrock_members.DELTA_LEVELS, INNER_LEVELS)."""
+    _closed(f"contentBlockDelta.delta.{delta_type}", value, pos, key)
+
+
+def _closed(path: str, value: Any, pos: int, key: Any = None) -> None:
+    """``value`` at ``path``: an object holds nothing but the members its
+    level lists, and each object or array in it is checked at its own path
+    (``[]`` for an array's entry).  An object at a path no table lists
+    blocks too, unless it is open on purpose: what the profile has no
+    members for is never read as known."""
+    if path in _OPEN:
+        return
     if type(value) is dict:
-        known = DELTA_LEVELS.get(path)
-        if known is not None and not value.keys() <= known:
+        known = _SHAPES.get(path)
+        if known is None:
+            raise ProtocolError(
+                Code.UNSUPPORTED_EVENT,
+                f"bedrock {path[:100]} is an object, where no object with known members is"
+                f" (review it as a dialect: {DOCS})",
+                key=key,
+                event=pos,
+            )
+        if not value.keys() <= known:
             raise _unknown_member(f"{path}.", value, known, pos, key)
+        for member, inner in value.items():
+            if type(inner) in (dict, list):
+                _closed(f"{path}.{member}", inner, pos, key)
     elif type(value) is list:
-        known = DELTA_LEVELS.get(f"{path}[]")
         for entry in value:
-            if known is not None and type(entry) is dict and not entry.keys() <= known:
-                raise _unknown_member(f"{path}[].", entry, known, pos, key)
+            _closed(f"{path}[]", entry, pos, key)
 
 
 def _keys_note(obj: Any, known: frozenset[str] = frozenset(), where: str | None = None) -> str:

@@ -27,7 +27,11 @@ its newest service JSON, 2026-08), but Bedrock sends it: traceloop/openllmetry
 ``packages/opentelemetry-instrumentation-bedrock/tests/traces/cassettes/
 test_anthropic/test_anthropic_converse_stream_with_tool_use.yaml`` and vercel/ai
 ``packages/amazon-bedrock/src/__fixtures__/amazon-bedrock-redacted-content.chunks.txt``
-(both ``"serverToolUsage": {}``).
+(both ``"serverToolUsage": {}``): it is closed with no member known, so a
+member inside it blocks until reviewed.  The objects inside the non-call
+deltas and block starts, and the entries of ``metadata``'s arrays, are
+closed too (``INNER_LEVELS``); an object below them at a path no table
+lists blocks.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from __future__ import annotations
 METADATA_LEVELS: dict[str, frozenset[str]] = {
     # ConverseStreamMetadataEvent
     "metadata": frozenset({"usage", "metrics", "trace", "performanceConfig", "serviceTier", "p"}),
-    # TokenUsage (serverToolUsage: recorded, above)
+    # TokenUsage (serverToolUsage: recorded, above; cacheDetails: INNER_LEVELS)
     "metadata.usage": frozenset(
         {
             "inputTokens",
@@ -61,12 +65,15 @@ METADATA_LEVELS: dict[str, frozenset[str]] = {
     "metadata.performanceConfig": frozenset({"latency"}),
     # ServiceTier
     "metadata.serviceTier": frozenset({"type"}),
+    # (recorded as {} and in no public type: nothing known inside it)
+    "metadata.usage.serverToolUsage": frozenset(),
 }
 """Object path -> the members the profile knows there."""
 
 METADATA_NESTED: dict[str, tuple[str, ...]] = {
     "metadata": ("usage", "metrics", "trace", "performanceConfig", "serviceTier"),
     "metadata.trace": ("guardrail", "promptRouter"),
+    "metadata.usage": ("serverToolUsage",),
 }
 """Object path -> its members that are closed objects."""
 
@@ -82,6 +89,48 @@ DELTA_LEVELS: dict[str, frozenset[str]] = {
 }
 """The delta objects of the blocks that carry no call: path -> members
 (``text`` is a string, the other text-like delta)."""
+
+_LOCATION_RANGE = frozenset({"documentIndex", "start", "end"})
+
+INNER_LEVELS: dict[str, frozenset[str]] = {
+    # CitationSourceContentDelta (each entry of a citation's sourceContent)
+    "contentBlockDelta.delta.citation.sourceContent[]": frozenset({"text"}),
+    # CitationLocation, a union by member, and its variants
+    "contentBlockDelta.delta.citation.location": frozenset(
+        {"web", "documentChar", "documentPage", "documentChunk", "searchResultLocation"}
+    ),
+    "contentBlockDelta.delta.citation.location.web": frozenset({"url", "domain"}),
+    "contentBlockDelta.delta.citation.location.documentChar": _LOCATION_RANGE,
+    "contentBlockDelta.delta.citation.location.documentPage": _LOCATION_RANGE,
+    "contentBlockDelta.delta.citation.location.documentChunk": _LOCATION_RANGE,
+    "contentBlockDelta.delta.citation.location.searchResultLocation": frozenset(
+        {"searchResultIndex", "start", "end"}
+    ),
+    # ImageSource (a union by member: bytes, s3Location), S3Location, ErrorBlock
+    "contentBlockDelta.delta.image.source": frozenset({"bytes", "s3Location"}),
+    "contentBlockDelta.delta.image.source.s3Location": frozenset({"uri", "bucketOwner"}),
+    "contentBlockDelta.delta.image.error": frozenset({"message"}),
+    # ContentBlockStart's variants that open a block without a call:
+    # ToolResultBlockStart, ImageBlockStart; a reasoning block's start is in
+    # no botocore shape (nothing known inside it: any member blocks)
+    "contentBlockStart.start.toolResult": frozenset({"toolUseId", "type", "status"}),
+    "contentBlockStart.start.image": frozenset({"format"}),
+    "contentBlockStart.start.reasoningContent": frozenset(),
+    # CacheDetail (each entry of TokenUsage.cacheDetails)
+    "metadata.usage.cacheDetails[]": frozenset({"ttl", "inputTokens"}),
+}
+"""The objects inside the non-call deltas, the non-call block starts and
+``metadata``'s arrays: path (``[]`` for an array's entry) -> members.  An
+object at a path below these levels that no table lists blocks."""
+
+OPEN_INNER_LEVELS: dict[str, str] = {
+    "contentBlockDelta.delta.toolResult[].json": (
+        "a Document (botocore's ToolResultBlockDelta.json, any JSON): a server"
+        " tool's own result, whatever that tool returns; the block carries no"
+        " call of the client"
+    ),
+}
+"""Objects inside arrays whose members are open on purpose: path -> why."""
 
 OPEN_LEVELS: dict[str, str] = {
     "messageStop.additionalModelResponseFields": (

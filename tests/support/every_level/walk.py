@@ -57,7 +57,8 @@ def open_levels() -> dict[str, Mapping[str, str]]:
         "mistral": chat,
         "anthropic": anthropic,
         "bedrock-invoke": anthropic,
-        "bedrock": _open(bedrock_members),
+        # (and the open objects inside arrays: a server tool's JSON result)
+        "bedrock": {**_open(bedrock_members), **bedrock_members.OPEN_INNER_LEVELS},
         "cohere": _open(cohere_members),
         "gemini": _open(gemini_members),
         "gemini-interactions": _open(gemini_interactions_members),
