@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from operator import itemgetter
 from typing import Any
 
@@ -226,6 +227,21 @@ def key_objects(*objects: Any) -> dict[str, str]:
         if type(value) is dict:
             keys.update({key: key for key in value if type(key) is str})
     return keys
+
+
+def items_from(items: Sequence[Any], start: int, stop: int) -> Iterator[Any]:
+    """``items[start:stop]`` as an iterator, in time linear in what is read.
+
+    ``islice(items, start, stop)`` steps over the first ``start`` items one
+    by one at every call: a window read at each of a turn's runs made the
+    stream's walk quadratic in its length.  A list's or tuple's iterator is
+    set to ``start`` directly (its ``__setstate__``, the pickling hook) and
+    no copy is made; any other sequence is sliced by ``islice``."""
+    if type(items) is list or type(items) is tuple:
+        iterator: Any = iter(items)
+        iterator.__setstate__(start)
+        return islice(iterator, max(stop - start, 0))
+    return islice(items, start, stop)
 
 
 def fragment_run(pos: int, count: int, texts: dict[SlotKey, list[str]]) -> Fragments | None:

@@ -21,7 +21,6 @@ not know.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from itertools import islice
 from typing import Any
 
 from toolstream.events import (
@@ -48,6 +47,7 @@ from toolstream.profiles._base import (
     StreamPath,
     describe,
     fragment_run,
+    items_from,
     key_objects,
     open_call,
     provider_error,
@@ -200,7 +200,7 @@ class AnthropicMessages(Profile):
         append = run.append  # rebound at the first item (no index equals None)
         last = None
         try:
-            for raw in islice(items, start, stop):
+            for raw in items_from(items, start, stop):
                 if type(raw) is not dict_ or len(raw) != event_size:
                     break
                 kind, index, delta = event_members(raw)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from itertools import chain, compress, islice, repeat
+from itertools import chain, compress, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -40,6 +40,7 @@ from toolstream.profiles._base import (
     StreamPath,
     describe,
     fragment_run,
+    items_from,
     key_objects,
     optional_text,
     slot_index,
@@ -296,7 +297,7 @@ class OpenAIChat(Profile):
         by_index: dict[int, list[str]] = {}
         scope = -1
         try:
-            for raw in islice(items, start, stop):
+            for raw in items_from(items, start, stop):
                 if type(raw) is not dict_:
                     break
                 choices = chunk_members(raw)
