@@ -103,8 +103,9 @@ EVENT_NESTED: dict[str, tuple[str, ...]] = {
 """Object path -> its members that are closed objects."""
 
 SOURCE_LEVELS: dict[str, frozenset[str]] = {
-    # cohere-python src/cohere/v2/types/source.py: Source = ToolSource |
-    # DocumentSource, told apart by ``type`` (tool_source.py, document_source.py)
+    # cohere-python 7.3.1 src/cohere/types/source.py: Source = ToolSource |
+    # DocumentSource, told apart by ``type`` (both classes in that file; checked
+    # against the installed package)
     "tool": frozenset({"type", "id", "tool_output"}),
     "document": frozenset({"type", "id", "document"}),
 }
