@@ -56,6 +56,16 @@ class Case:
     """The reviewed dialects (docs/dialects.md) the stream uses, per turn alike."""
 
 
+_OPENROUTER_CHAT = (
+    "openrouter_chat_usage_cost",
+    "openrouter_chat_usage_cost_details",
+    "openrouter_chat_usage_is_byok",
+    "openrouter_native_finish_reason",
+    "openrouter_provider",
+)
+"""What OpenRouter's chat streams of the cassettes carry: its usage
+accounting, the upstream provider and its finish reason."""
+
 CASES = [
     # -- Anthropic Messages -------------------------------------------------------------------
     Case(
@@ -300,13 +310,7 @@ CASES = [
         " body): nothing says the call is final; OpenRouter's provider and native_finish_reason"
         " are read as their dialects",
         calls=(("llm_version",),),
-        dialects=(
-            "openrouter_chat_usage_cost",
-            "openrouter_chat_usage_cost_details",
-            "openrouter_chat_usage_is_byok",
-            "openrouter_native_finish_reason",
-            "openrouter_provider",
-        ),
+        dialects=_OPENROUTER_CHAT,
     ),
     Case(
         "openai-compatible/simonw-llm-openrouter-kimi-k2-variant-c.sse",
@@ -317,13 +321,7 @@ CASES = [
         " line (' data:') is ignored, and it was only a role-only chunk (checked below);"
         " OpenRouter's provider and native_finish_reason are read as their dialects",
         calls=(("llm_version",),),
-        dialects=(
-            "openrouter_chat_usage_cost",
-            "openrouter_chat_usage_cost_details",
-            "openrouter_chat_usage_is_byok",
-            "openrouter_native_finish_reason",
-            "openrouter_provider",
-        ),
+        dialects=_OPENROUTER_CHAT,
     ),
     Case(
         "openai-compatible/vercel-deepseek-reasoner-tool-call.jsonl",
