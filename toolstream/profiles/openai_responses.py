@@ -28,7 +28,11 @@ Server-executed items (:data:`SERVER_ITEMS`, a ``tool_search_call`` whose
 reported as server calls, never executable; :data:`BLOCK_ITEMS` are blocks;
 client-executed items other than ``function_call`` (``custom_tool_call``,
 ``computer_call``, a client-run ``tool_search_call``...) are
-``unsupported_call_type``; any other item type is ``unsupported_event``.
+``unsupported_call_type``; any other item type is ``unsupported_event`` (in
+``response.output`` too, when no ``output_item.added`` announced it).  The
+objects inside the items, the echoed tools, the tool choice, the prompt and
+the response's reports are closed by the shapes of
+``openai_responses_members.py`` (``UNIONS``, ``SHAPES``, ``INSIDE``).
 Events that only carry text, refusal, reasoning, audio or server-tool
 progress are read by their members only (``PROGRESS_EVENTS``, with their
 ``part``, ``annotation`` and ``logprobs`` entries; an event type outside that
@@ -75,6 +79,7 @@ from toolstream.profiles.openai_responses_members import (
     PROGRESS_EVENTS,
     RESPONSE_LEVELS,
     RESPONSE_NESTED,
+    RESPONSE_SHAPES,
     SHAPES,
     TOP_LOGPROB,
     UNIONS,
@@ -279,10 +284,13 @@ class OpenAIResponses(Profile):
         unread = unread_member(
             self, self.name, RESPONSE_LEVELS, RESPONSE_NESTED, "response", response
         )
-        if unread is None:
-            unread = self._unread_shape(
-                response.get("tool_choice"), "response.tool_choice", "tool_choice"
-            )
+        for where, shape in RESPONSE_SHAPES.items() if unread is None else ():
+            value: Any = response
+            for step in where.split("."):
+                value = value.get(step) if type(value) is dict else None
+            unread = self._unread_shape(value, f"response.{where}", shape)
+            if unread is not None:
+                break
         prompt = response.get("prompt")
         variables = prompt.get("variables") if type(prompt) is dict else None
         for name, value in variables.items() if unread is None and type(variables) is dict else ():

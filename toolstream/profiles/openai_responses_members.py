@@ -25,7 +25,11 @@ union (``response_output_item.py``, ``response_output_message.py``,
 ``response_reasoning_item.py``, ``response_compaction_item.py``,
 ``response_tool_search_call.py``, ``response_tool_search_output_item.py``,
 ``response_function_web_search.py``, ``response_file_search_tool_call.py``,
-``response_code_interpreter_tool_call.py``).  Members seen in the real
+``response_code_interpreter_tool_call.py``).  The objects below an item, a
+tool, the tool choice, the prompt and the response's reports are closed by
+:data:`UNIONS` (by ``type``), :data:`SHAPES` and :data:`INSIDE` (which
+member holds which), each set beside the openai-python file it is read
+from.  Members seen in the real
 recordings surveyed (``moderation``, ``tool_usage``, ``completed_at``,
 ``prompt_cache_retention``, ``safety_identifier``,
 ``input_tokens_details.cache_write_tokens``, a message item's ``phase``) are
@@ -118,6 +122,10 @@ RESPONSE_LEVELS: dict[str, frozenset[str]] = {
     "response.usage.input_tokens_details": frozenset(
         {"cached_tokens", "cache_write_tokens", "cache_write_tokens_details"}
     ),
+    # response_usage.py's InputTokensDetailsCacheWriteTokensDetails
+    "response.usage.input_tokens_details.cache_write_tokens_details": frozenset(
+        {"ttl_12h_tokens", "ttl_30m_tokens"}
+    ),
     "response.usage.output_tokens_details": frozenset({"reasoning_tokens"}),
     # The request echoes and reports the profile does not read, closed as
     # openai-python 3.57.0 spells them: shared/reasoning.py's Reasoning,
@@ -157,6 +165,15 @@ RESPONSE_LEVELS: dict[str, frozenset[str]] = {
     "response.conversation": frozenset({"id"}),
     "response.incomplete_details": frozenset({"reason"}),
     "response.error": frozenset({"code", "message", "misalignment", "param", "type"}),
+    # response_error.py's Misalignment, MisalignmentSteer
+    "response.error.misalignment": frozenset(
+        {"detailed_explanation", "error_type", "review_target", "steer"}
+    ),
+    "response.error.misalignment.steer": frozenset({"message"}),
+    # response.py's AccessPrograms, Moderation (its input and output:
+    # MODERATIONS, by type)
+    "response.access_programs": frozenset({"cyber"}),
+    "response.moderation": frozenset({"input", "output"}),
     "response.prompt_cache_options": frozenset({"comparison_response_id", "mode", "ttl"}),
     "response.image": frozenset({"context_compression"}),
     # response_prompt.py's ResponsePrompt (its ``variables``: OPEN_LEVELS,
@@ -178,8 +195,13 @@ RESPONSE_NESTED: dict[str, tuple[str, ...]] = {
         "prompt_cache_options",
         "image",
         "prompt",
+        "access_programs",
+        "moderation",
     ),
     "response.usage": ("input_tokens_details", "output_tokens_details"),
+    "response.usage.input_tokens_details": ("cache_write_tokens_details",),
+    "response.error": ("misalignment",),
+    "response.error.misalignment": ("steer",),
     "response.text": ("format",),
     "response.tool_usage": ("image_gen", "web_search"),
     "response.tool_usage.image_gen": (
@@ -543,8 +565,47 @@ NAMESPACE_TOOLS: dict[str, frozenset[str]] = {
 }
 """Each entry of a namespace tool's ``tools``, by its ``type``."""
 
+MODERATIONS: dict[str, frozenset[str]] = {
+    # response.py's ModerationInputModerationResult, ModerationInputError (and
+    # the Output ones, the same members); the three maps of a result are keyed
+    # by the moderation model's categories (OPEN_ARRAY_LEVELS)
+    "moderation_result": frozenset(
+        {
+            "type",
+            "categories",
+            "category_applied_input_types",
+            "category_scores",
+            "flagged",
+            "model",
+        }
+    ),
+    "error": frozenset({"type", "code", "message"}),
+}
+"""The response's ``moderation.input`` and ``.output``, by their ``type``."""
+
+INPUT_TRANSFORMATIONS: dict[str, frozenset[str]] = {
+    # response.py's InputTransformation
+    "reasoning": frozenset({"type", "id", "action", "reason"}),
+}
+"""Each entry of the response's ``input_transformations``, by its ``type``."""
+
+PROMPT_CACHE_DIAGNOSTICS: dict[str, frozenset[str]] = {
+    # response.py's PromptCacheDiagnosticsCacheMiss, ...CacheHit,
+    # ...ComparisonResponseNotFound, ...Unavailable
+    "cache_miss": frozenset(
+        {"type", "cache_missed_tokens", "comparison_reusable_tokens", "reason"}
+    ),
+    "cache_hit": frozenset({"type"}),
+    "comparison_response_not_found": frozenset({"type"}),
+    "unavailable": frozenset({"type"}),
+}
+"""The response's ``prompt_cache_diagnostics``, by its ``type``."""
+
 UNIONS: dict[str, dict[str, frozenset[str]]] = {
     "tool": TOOLS,
+    "moderation": MODERATIONS,
+    "input_transformations[]": INPUT_TRANSFORMATIONS,
+    "prompt_cache_diagnostics": PROMPT_CACHE_DIAGNOSTICS,
     "tool_choice": TOOL_CHOICES,
     "tool_choice.tools[]": ALLOWED_TOOLS,
     "prompt.variables": PROMPT_VARIABLES,
@@ -611,6 +672,17 @@ SHAPES: dict[str, frozenset[str]] = {
 }
 """The closed objects of one kind below an item, a tool or a tool choice:
 shape name -> members (openai-python 3.57.0, the file beside each)."""
+
+RESPONSE_SHAPES: dict[str, str] = {
+    "tool_choice": "tool_choice",
+    "moderation.input": "moderation",
+    "moderation.output": "moderation",
+    "input_transformations": "input_transformations[]",
+    "prompt_cache_diagnostics": "prompt_cache_diagnostics",
+}
+"""The members of the response object (a dotted path below it) that hold a
+shape of :data:`UNIONS`: the tool choice when it is an object, the
+moderation results, the input transformations, the cache diagnostics."""
 
 INSIDE: dict[str, dict[str, str]] = {
     # output items, by type (ITEM_MEMBERS; a function_call's own set)
@@ -752,6 +824,17 @@ OPEN_ARRAY_LEVELS: dict[str, str] = {
         " tool_choice_allowed.py): the caller's, as response.tools[].parameters"
     ),
     **{
+        f"response.moderation.{side}.{field}": (
+            "a moderation result's map keyed by the moderation model's own"
+            " categories (openai-python's response.py"
+            f" Moderation{side.title()}ModerationResult.{field}, a Dict keyed by"
+            " category name): the categories are the moderation model's, and grow"
+            " with it; nothing the profile reads comes from them"
+        )
+        for side in ("input", "output")
+        for field in ("categories", "category_scores", "category_applied_input_types")
+    },
+    **{
         f"{where}.results[].attributes": (
             "the attributes the caller attached to a file in its vector store,"
             " returned with each file search result (openai-python's"
@@ -811,10 +894,12 @@ inside an output item's event (``item.``...): kept apart until
 ``tests/properties/test_closed_world.py``'s
 ``test_a_deliberately_open_level_takes_any_member`` (which builds each open
 level from its dotted path on the ``response.completed`` event, and cannot
-build ``[]`` or an output item event) skips such paths; then they belong in
-:data:`OPEN_LEVELS`.  The every-level walker reads both tables.  Each open
-level of an output item is named twice: in the item's own events
-(``item.``) and in the response's ``output`` (``response.output[].``)."""
+build ``[]`` or an output item event, and builds the objects above it
+empty, so not below an object closed by its type, as a moderation result)
+skips such paths; then they belong in :data:`OPEN_LEVELS`.  The every-level
+walker reads both tables.  Each open level of an output item is named twice:
+in the item's own events (``item.``) and in the response's ``output``
+(``response.output[].``)."""
 
 _PROGRESS = frozenset({"type", "item_id", "output_index", "sequence_number"})
 """What every progress event of an output item holds."""

@@ -27,7 +27,7 @@ _FUNCTION_TOOL: dict[str, Any] = {
     "type": "function",
     "name": "weather",
     "description": "The weather in a city.",
-    "parameters": WEATHER_SCHEMA,
+    "parameters": copy.deepcopy(WEATHER_SCHEMA),
     "strict": True,
 }
 
@@ -82,7 +82,11 @@ def _response(status: str, output: list[Any], **more: Any) -> dict[str, Any]:
 
 _USAGE = {
     "input_tokens": 40,
-    "input_tokens_details": {"cached_tokens": 0},
+    "input_tokens_details": {
+        "cached_tokens": 0,
+        "cache_write_tokens": 40,
+        "cache_write_tokens_details": {"ttl_30m_tokens": 40, "ttl_12h_tokens": 0},
+    },
     "output_tokens": 12,
     "output_tokens_details": {"reasoning_tokens": 4},
     "total_tokens": 52,
@@ -96,6 +100,38 @@ for _event in _CALL:
 _DONE_ITEM = copy.deepcopy(_CALL[-1]["item"])
 
 _TOOL_CHOICE = {"type": "function", "name": "weather"}
+_REPORTS: dict[str, Any] = {
+    # response.py's AccessPrograms, Moderation, InputTransformation,
+    # PromptCacheDiagnosticsCacheMiss
+    "access_programs": {"cyber": "standard"},
+    "moderation": {
+        "input": {
+            "type": "moderation_result",
+            "flagged": False,
+            "model": "omni-moderation-latest",
+            "categories": {"violence": False},
+            "category_scores": {"violence": 0.01},
+            "category_applied_input_types": {"violence": ["text"]},
+        },
+        "output": {
+            "type": "moderation_result",
+            "flagged": False,
+            "model": "omni-moderation-latest",
+            "categories": {"violence": False},
+            "category_scores": {"violence": 0.02},
+            "category_applied_input_types": {"violence": ["text"]},
+        },
+    },
+    "input_transformations": [
+        {"type": "reasoning", "id": "rs_0", "action": "removed", "reason": "model_mismatch"}
+    ],
+    "prompt_cache_diagnostics": {
+        "type": "cache_miss",
+        "cache_missed_tokens": 40,
+        "comparison_reusable_tokens": 0,
+        "reason": "tools_changed",
+    },
+}
 _PROMPT = {
     "id": "pmpt_1",
     "version": "2",
@@ -111,7 +147,7 @@ _PROMPT = {
 
 
 def _tool_turn() -> dict[str, Any]:
-    echo = {"tool_choice": _TOOL_CHOICE, "prompt": _PROMPT}
+    echo = {"tool_choice": _TOOL_CHOICE, "prompt": _PROMPT, **_REPORTS}
     events: list[dict[str, Any]] = [
         {
             "type": "response.created",
