@@ -328,10 +328,31 @@ def _other_profiles_members() -> list[str]:
                 "logprobs[].top_logprobs[]": openai_responses_members.TOP_LOGPROB,
             }
         ),
+        *rows(openai_responses_members.TOOLS, "response.tools[] ({})"),
+        *[
+            row
+            for union, types in openai_responses_members.UNIONS.items()
+            if union != "tool"
+            for row in rows(types, f"{union} ({{}})")
+        ],
+        *rows(openai_responses_members.SHAPES),
+        "",
+        "Where the objects of the last rows are (owner: member -> object; an"
+        " owner `union=type` is one type of a union, `item=type` an output item):",
+        "",
+        *[
+            f"- `{owner}`: "
+            + ", ".join(f"`{member}` -> `{shape}`" for member, shape in inside.items())
+            for owner, inside in openai_responses_members.INSIDE.items()
+        ],
         "",
         "Open on purpose (members not checked):",
         "",
         *[f"- `{level}`: {why}." for level, why in openai_responses_members.OPEN_LEVELS.items()],
+        *[
+            f"- `{level}`: {why}."
+            for level, why in openai_responses_members.OPEN_ARRAY_LEVELS.items()
+        ],
         "",
         "### gemini-interactions",
         "",

@@ -28,7 +28,11 @@ Server-executed items (:data:`SERVER_ITEMS`, a ``tool_search_call`` whose
 reported as server calls, never executable; :data:`BLOCK_ITEMS` are blocks;
 client-executed items other than ``function_call`` (``custom_tool_call``,
 ``computer_call``, a client-run ``tool_search_call``...) are
-``unsupported_call_type``; any other item type is ``unsupported_event``.
+``unsupported_call_type``; any other item type is ``unsupported_event`` (in
+``response.output`` too, when no ``output_item.added`` announced it).  The
+objects inside the items, the echoed tools, the tool choice, the prompt and
+the response's reports are closed by the shapes of
+``openai_responses_members.py`` (``UNIONS``, ``SHAPES``, ``INSIDE``).
 Events that only carry text, refusal, reasoning, audio or server-tool
 progress are read by their members only (``PROGRESS_EVENTS``, with their
 ``part``, ``annotation`` and ``logprobs`` entries; an event type outside that
@@ -68,14 +72,17 @@ from toolstream.profiles.dialects import unknown_member_message, unread_member
 from toolstream.profiles.openai_responses_members import (
     ANNOTATIONS,
     EVENT_PARTS,
+    INSIDE,
     ITEM_MEMBERS,
     ITEM_PARTS,
     LOGPROB,
     PROGRESS_EVENTS,
     RESPONSE_LEVELS,
     RESPONSE_NESTED,
-    TOOLS,
+    RESPONSE_SHAPES,
+    SHAPES,
     TOP_LOGPROB,
+    UNIONS,
 )
 
 SERVER_ITEMS = frozenset(
@@ -277,6 +284,22 @@ class OpenAIResponses(Profile):
         unread = unread_member(
             self, self.name, RESPONSE_LEVELS, RESPONSE_NESTED, "response", response
         )
+        for where, shape in RESPONSE_SHAPES.items() if unread is None else ():
+            value: Any = response
+            for step in where.split("."):
+                value = value.get(step) if type(value) is dict else None
+            unread = self._unread_shape(value, f"response.{where}", shape)
+            if unread is not None:
+                break
+        prompt = response.get("prompt")
+        variables = prompt.get("variables") if type(prompt) is dict else None
+        for name, value in variables.items() if unread is None and type(variables) is dict else ():
+            # The keys are the caller's (OPEN_LEVELS); a value is a string or
+            # an input content closed by its type.
+            where = f"response.prompt.variables.{str(name)[:40]}"
+            unread = self._unread_shape(value, where, "prompt.variables")
+            if unread is not None:
+                break
         tools = response.get("tools")
         for tool in tools if unread is None and type(tools) is list else ():
             unread = self._unread_tool(tool, "response.tools[]")
@@ -310,12 +333,49 @@ class OpenAIResponses(Profile):
 
     def _unread_tool(self, tool: Any, level: str) -> str | None:
         """The path of what is unknown in one tool the response echoes: no
-        object of a known type, or a member outside its type's set."""
-        kind = tool.get("type") if type(tool) is dict else None
-        known = TOOLS.get(kind) if type(kind) is str else None
-        if known is None:
-            return f"{level}.type={kind[:40]!r}" if type(kind) is str else level
-        return unread_member(self, self.name, {level: known}, {}, level, tool)
+        object of a known type, or a member outside its type's set, or in
+        one of the closed objects inside it (``INSIDE``)."""
+        if type(tool) is not dict:
+            return level
+        return self._unread_object(tool, level, "tool")
+
+    def _unread_shape(self, value: Any, level: str, shape: str) -> str | None:
+        """The path of what is unknown in ``value`` read as ``shape`` (of
+        ``SHAPES`` or ``UNIONS``): an object, or each object of an array
+        (named ``level[]``); a value that is no object is not one of these
+        (a string tool choice, a list of tool names) and is not read."""
+        if type(value) is list:
+            for entry in value:
+                unread = (
+                    self._unread_object(entry, f"{level}[]", shape) if type(entry) is dict else None
+                )
+                if unread is not None:
+                    return unread
+            return None
+        if type(value) is dict:
+            return self._unread_object(value, level, shape)
+        return None
+
+    def _unread_object(self, obj: dict[str, Any], level: str, shape: str) -> str | None:
+        """One object of ``shape``: by its ``type`` for a union (another type
+        blocks, named by it; no string type names the object itself), then
+        its members, then the closed objects ``INSIDE`` names in it."""
+        union = UNIONS.get(shape)
+        if union is not None:
+            kind = obj.get("type")
+            known = union.get(kind) if type(kind) is str else None
+            if known is None:
+                return f"{level}.type={kind[:40]!r}" if type(kind) is str else level
+            owner = f"{shape}={kind}"
+        else:
+            known, owner = SHAPES[shape], shape
+        unread = unread_member(self, self.name, {level: known}, {}, level, obj)
+        for member, inner in INSIDE.get(owner, {}).items() if unread is None else ():
+            if member in obj:
+                unread = self._unread_shape(obj[member], f"{level}.{member}", inner)
+                if unread is not None:
+                    break
+        return unread
 
     def _unread_annotation(self, annotation: Any, level: str) -> str | None:
         """The path of what is unknown in one annotation: no object of a
@@ -348,8 +408,10 @@ class OpenAIResponses(Profile):
 
     def _unread_item(self, item: Any, where: str) -> str | None:
         """The path of an unknown member of an output item, the items that
-        carry no call by ITEM_MEMBERS, a function_call by its own set;
-        items of other types are judged where they are added."""
+        carry no call by ITEM_MEMBERS, a function_call by its own set, and
+        the closed objects inside them (their parts, ``INSIDE``).  Items of
+        other types are judged where they are added; one in the response's
+        ``output`` that was never added blocks here, named by its type."""
         if type(item) is not dict:
             return None
         item_type = item.get("type")
@@ -357,6 +419,10 @@ class OpenAIResponses(Profile):
         if known is None and type(item_type) is str:
             known = ITEM_MEMBERS.get(item_type)
         if known is None:
+            item_id = item.get("id")
+            added = type(item_id) is str and item_id in self._items
+            if where != "item" and type(item_type) is str and not added:
+                return f"{where}.type={item_type[:40]!r}"
             return None
         unread = unread_member(self, self.name, {where: known}, {}, where, item)
         if unread is not None or type(item_type) is not str:
@@ -365,6 +431,11 @@ class OpenAIResponses(Profile):
             parts = item.get(array)
             for part in parts if type(parts) is list else ():
                 unread = self._unread_part(part, f"{where}.{array}[]", part_types)
+                if unread is not None:
+                    return unread
+        for member, shape in INSIDE.get(f"item={item_type}", {}).items():
+            if member in item:
+                unread = self._unread_shape(item[member], f"{where}.{member}", shape)
                 if unread is not None:
                     return unread
         return None
@@ -394,6 +465,12 @@ class OpenAIResponses(Profile):
             if logprobs:
                 unread = self._unread_logprobs(logprobs, f"{level}.logprobs[]")
         return unread
+
+    def _check_caller(self, item: dict[str, Any], pos: int, key: tuple[int, int]) -> None:
+        """A function_call's ``caller`` (who asked for the call), by its type."""
+        unread = self._unread_shape(item.get("caller"), "item.caller", "caller")
+        if unread is not None:
+            raise _unknown_path(unread, pos, key)
 
     def _check_item(self, item: dict[str, Any], pos: int, key: tuple[int, int]) -> None:
         unread = self._unread_item(item, "item")
@@ -437,6 +514,7 @@ class OpenAIResponses(Profile):
             )
             if not item.keys() <= _FUNCTION_CALL_MEMBERS:
                 raise _unknown_member("item.", item, _FUNCTION_CALL_MEMBERS, pos, key)
+            self._check_caller(item, pos, key)
             if arguments not in (None, ""):
                 if type(arguments) is not str:
                     raise ProtocolError(
@@ -499,6 +577,8 @@ class OpenAIResponses(Profile):
         self._done.add(index)
         if item["type"] == "function_call" and not item.keys() <= _FUNCTION_CALL_MEMBERS:
             raise _unknown_member("item.", item, _FUNCTION_CALL_MEMBERS, pos, key)
+        if item["type"] == "function_call":
+            self._check_caller(item, pos, key)
         if self._kinds.get(index) == CLIENT and item["type"] == "function_call":
             if index in self._restated:
                 if "arguments" in item:
