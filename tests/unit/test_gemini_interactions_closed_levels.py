@@ -118,6 +118,10 @@ def test_the_completed_interaction_is_closed_too() -> None:
             {"input": [{"type": "url_context_call", "id": "u", "arguments": {_NAME: 1}}]},
             "input[].arguments",
         ),
+        (
+            {"input": [{"type": "google_maps_call", "id": "m", "arguments": {_NAME: 1}}]},
+            "input[].arguments",
+        ),
         # a function_call step in the input: its own members are closed
         (
             {"input": [{"type": "function_call", "id": "f", "name": "n", _NAME: 1}]},
