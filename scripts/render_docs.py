@@ -252,6 +252,23 @@ def dialects_md() -> str:
     return "\n".join(out)
 
 
+def _interaction_echo(members: Any) -> dict[str, frozenset[str]]:
+    """The objects a Gemini interaction echoes and reports (``INTERACTION_INNER``,
+    ``input``'s contents and all they hold): ``path (shape)`` -> members."""
+    out: dict[str, frozenset[str]] = {}
+    todo = [*members.INTERACTION_INNER.items(), ("input", members.INPUT_CONTENT)]
+    while todo:
+        path, spec = todo.pop(0)
+        for name in spec.removesuffix("[]").removesuffix("{}").split("|"):
+            for shape in members.UNIONS.get(name, {name: name}).values():
+                key = f"interaction.{path} ({shape})"
+                if shape in members.OPEN_SHAPES or key in out:
+                    continue
+                out[key] = members.SHAPES[shape]
+                todo.extend((f"{path}.{m}", s) for m, s in members.INNER.get(shape, {}).items())
+    return out
+
+
 def _other_profiles_members() -> list[str]:
     """The member tables of the profiles other than chat, one per module."""
     from toolstream.profiles import (
@@ -361,6 +378,17 @@ def _other_profiles_members() -> list[str]:
         *rows(gemini_interactions_members.EVENT_LEVELS),
         *rows(gemini_interactions_members.CALL_LEVELS),
         *rows(gemini_interactions_members.STEP_MEMBERS, "step.start.step ({})"),
+        *rows(_interaction_echo(gemini_interactions_members)),
+        "",
+        "Open on purpose (members not checked):",
+        "",
+        *[
+            f"- `{level}`: {why}."
+            for level, why in {
+                **gemini_interactions_members.OPEN_LEVELS,
+                **gemini_interactions_members.OPEN_BY_TYPE,
+            }.items()
+        ],
         "",
         "### bedrock",
         "",

@@ -31,12 +31,14 @@ delta types (:data:`TEXT_DELTAS`: text, thought, media, annotation and
 built-in tool deltas) on block or server steps.  The legacy ``content.*``
 events (steps disabled) and anything else are ``unsupported_event``, as is
 a member of an event, of its metadata, of the interaction (and of the
-steps it carries), of a usage (and of its arrays' entries), of any step or
+steps it carries, and of every object of the request it echoes and of its
+reports: tools by type, configs, input contents and steps by type, errors,
+outputs), of a usage (and of its arrays' entries), of any step or
 delta (by its type) or of an object inside one (a content, an annotation,
 a tool's arguments or result entries, by their own type) that the profile
 (``gemini_interactions_members.py``) and its reviewed dialects do not know,
-and a content, annotation or step of an unknown type; any finding blocks
-the turn.
+and a content, annotation, step, tool or agent config of an unknown type;
+any finding blocks the turn.
 """
 
 from __future__ import annotations
@@ -74,6 +76,10 @@ from toolstream.profiles.gemini_interactions_members import (
     EVENT_LEVELS,
     EVENT_NESTED,
     INNER,
+    INPUT_CONTENT,
+    INTERACTION_INNER,
+    OPEN_OTHER_TYPES,
+    OPEN_SHAPES,
     SERVER_STEP_MEMBERS,
     SHAPES,
     STEP_INNER,
@@ -220,6 +226,10 @@ class GeminiInteractions(Profile):
                 unread = self._unread_step(step, f"{path}.interaction.steps[]")
                 if unread is not None:
                     break
+            # (the interaction of interaction.created and .completed)
+            closed = "interaction" in EVENT_NESTED.get(path, ())
+            if unread is None and closed and type(interaction) is dict:
+                unread = self._unread_interaction(interaction, f"{path}.interaction")
         if unread is not None:
             raise _unknown(unread, pos, key)
 
@@ -242,6 +252,28 @@ class GeminiInteractions(Profile):
                         unread = unread_member(self, self.name, {where: known}, {}, where, entry)
                         if unread is not None:
                             return unread
+        return None
+
+    def _unread_interaction(self, interaction: dict[str, Any], level: str) -> str | None:
+        """The first unknown member of the objects an interaction carries
+        besides its usage and steps: the request's echo and its reports
+        (:data:`INTERACTION_INNER`), and its ``input``, each entry by type."""
+        for member, shape in INTERACTION_INNER.items():
+            unread = self._unread_value(shape, interaction.get(member), f"{level}.{member}")
+            if unread is not None:
+                return unread
+        given = interaction.get("input")
+        if type(given) is not list:
+            return self._unread_shape(INPUT_CONTENT, given, f"{level}.input")
+        contents = UNIONS[INPUT_CONTENT]
+        for entry in given:
+            where = f"{level}.input[]"
+            if type(entry) is dict and entry.get("type") in contents:
+                unread = self._unread_shape(INPUT_CONTENT, entry, where)
+            else:
+                unread = self._unread_step(entry, where)
+            if unread is not None:
+                return unread
         return None
 
     def _unread_step(self, step: Any, level: str) -> str | None:
@@ -280,7 +312,18 @@ class GeminiInteractions(Profile):
 
     def _unread_value(self, shape: str, value: Any, level: str) -> str | None:
         # An object, or each object of an array; ``name[]``: an array's only
-        # (an object there is the tool's own result, open).
+        # (an object there is the tool's own result, open); ``name{}``: each
+        # object value of a map (its keys are the caller's); ``a|b``: an
+        # object is an ``a``, an array's entries are ``b``s.
+        if shape.endswith("{}"):
+            for key, entry in value.items() if type(value) is dict else ():
+                unread = self._unread_shape(shape[:-2], entry, f"{level}.{str(key)[:40]}")
+                if unread is not None:
+                    return unread
+            return None
+        if "|" in shape:
+            whole, each = shape.split("|")
+            shape = each if type(value) is list else whole
         if shape.endswith("[]"):
             if type(value) is not list:
                 return None
@@ -300,8 +343,12 @@ class GeminiInteractions(Profile):
         if union is not None:
             kind = obj.get("type")
             if type(kind) is not str or kind not in union:
+                if shape in OPEN_OTHER_TYPES:
+                    return None  # (a bare JSON Schema: the caller's own)
                 return f"{level}.type={str(kind)[:40]!r}"
             shape = union[kind]
+        if shape in OPEN_SHAPES:
+            return None
         known = SHAPES[shape]
         if not obj.keys() <= known:
             unread = unread_member(self, self.name, {level: known}, {}, level, obj)

@@ -7,7 +7,13 @@ None of them carries tool data except ``step`` (``id``, ``name``,
 ``arguments``) and ``delta`` (``arguments``), which the profile reads;
 ``interaction.status`` is the turn's end reason.  ``event_id`` (a token to
 resume the stream from), ``usage``, ``metadata``, ``continuation_token``
-and the interaction's echo of the request are known and ignored.  A member
+and the interaction's echo of the request are known and ignored; every
+object of that echo and of the interaction's reports (``agent_config``,
+``environment``, ``errors``, ``generation_config``, ``input``,
+``output_audio``/``_image``/``_video``, ``response_format``,
+``safety_settings``, ``tools``, ``webhook_config``) is closed too, at every
+depth (:data:`INTERACTION_INNER`, :data:`INPUT_CONTENT`: a tool, an agent
+config, a response format, an input entry by its ``type``).  A member
 outside its object's set blocks the turn unless a reviewed dialect
 (``toolstream.profiles.dialects``, profile ``gemini-interactions``, level =
 the object's path) names it.  The steps that carry no client call
@@ -20,7 +26,10 @@ processing is closed by its own ``type``, an unknown type blocks), the
 events' ``metadata`` and the entries of a usage's arrays
 (:data:`USAGE_ARRAYS`).  Open on purpose: :data:`OPEN_BY_TYPE` (a call's
 own arguments, a tool's own result object, a JSON Schema, a file's own
-metadata, ``google.protobuf.Any`` details).
+metadata, ``google.protobuf.Any`` details, a dynamic agent's config, a bare
+JSON Schema as the response format), :data:`OPEN_SHAPES`,
+:data:`OPEN_OTHER_TYPES` and :data:`OPEN_LEVELS` (the caller's labels,
+headers, custom JSON, webhook metadata, environment variable names).
 
 Source of every set: the Interactions API reference
 (https://ai.google.dev/api/interactions-api, "Streaming" and the
@@ -34,7 +43,11 @@ lifecycle events carry) with ``interaction.py`` (the whole resource),
 ``usage.py``, ``modalitytokens.py``, ``groundingtoolcount.py``,
 ``functioncallstep.py``, ``argumentsdelta.py``, ``step.py`` and
 ``stepdeltadata.py`` (the step and delta unions) with the file of each type
-they name (each table below says which); and
+they name (each table below says which), ``interaction.py`` and
+``interactionsinput.py`` with the file of each type they name for the
+interaction's echo of the request (``tool.py``, ``generationconfig.py``,
+``environment.py``, ``responseformat.py``...: each shape says which; the
+same types as the request's, ``createmodelinteraction.py``); and
 googleapis/js-genai's release docs for the events' ``metadata``
 (https://googleapis.github.io/js-genai/release_docs/, ``InteractionStatusUpdate``).
 """
@@ -393,6 +406,297 @@ DELTA_INNER: dict[str, dict[str, str]] = {
 }
 """Delta type -> its members that are closed: member -> shape or union."""
 
+# -- the interaction's echo of the request and its reports ------------------------------
+#
+# What ``interaction.created`` and ``interaction.completed`` carry of the
+# Interaction resource beyond its status, usage and steps: the request's
+# configuration echoed (``agent_config``, ``environment``,
+# ``generation_config``, ``input``, ``response_format``, ``safety_settings``,
+# ``tools``, ``webhook_config``), its diagnostic ``errors`` and the SDK's
+# ``output_*`` contents.  Closed as the steps are, by :data:`SHAPES`,
+# :data:`UNIONS` and :data:`INNER` (a union entry by its ``type``; an unknown
+# type blocks), from google-genai 3.6.1 ``google/genai/_gaos/types/
+# interactions/interaction.py`` (the ``Interaction`` resource) and the file of
+# each type it names (each shape below says which).  ``input`` is closed by
+# :data:`INPUT_CONTENT`: a string, one content, or a list of contents or steps
+# (``interactionsinput.py``), each entry by its type.  ``labels``,
+# ``continuation_ids``, ``response_modalities`` and the other string members
+# hold no object.
+
+SHAPES.update(
+    {
+        # InteractionAgentConfig (interaction.py): antigravityagentconfig.py,
+        # codemenderagentconfig.py (findrequest.py, fixrequest.py,
+        # filecontent.py, sessionconfig.py), deepresearchagentconfig.py;
+        # dynamicagentconfig.py: open (OPEN_SHAPES)
+        "antigravity agent config": frozenset({"type", "max_total_tokens", "model"}),
+        "code-mender agent config": frozenset(
+            {"type", "find_request", "fix_request", "model", "session_config", "session_id"}
+        ),
+        "find request": frozenset({"description", "finding_id", "mode", "source_files"}),
+        "fix request": frozenset({"description", "finding_id", "source_files"}),
+        "file content": frozenset({"content", "path"}),
+        "session config": frozenset({"max_rounds"}),
+        "deep-research agent config": frozenset(
+            {
+                "type",
+                "collaborative_planning",
+                "enable_bigquery_tool",
+                "thinking_summaries",
+                "visualization",
+            }
+        ),
+        "dynamic agent config": frozenset({"type"}),
+        # Environment (environment.py; custom_config: open, the caller's own
+        # JSON for a self-hosted poller), envvar.py,
+        # environmentnetworkegressallowlist.py, allowlistentry.py (transform:
+        # open, the headers the caller has injected), source.py
+        "environment": frozenset(
+            {"type", "custom_config", "env", "environment_id", "mode", "network", "sources"}
+        ),
+        "env var": frozenset({"credential", "value"}),
+        "network": frozenset({"allowlist"}),
+        "allowlist entry": frozenset({"domain", "credential", "transform"}),
+        "source": frozenset({"type", "content", "encoding", "source", "target"}),
+        # Error (error.py)
+        "error": frozenset({"code", "message"}),
+        # GenerationConfig (generationconfig.py): imageconfig.py,
+        # speakerconfig.py, speechconfig.py, toolchoiceconfig.py,
+        # allowedtools.py, transcriptionconfig.py, smarttranscriptionmode.py,
+        # verbatimtranscriptionmode.py, videoconfig.py
+        "generation config": frozenset(
+            {
+                "image_config",
+                "max_output_tokens",
+                "seed",
+                "speech_config",
+                "stop_sequences",
+                "temperature",
+                "thinking_level",
+                "thinking_summaries",
+                "tool_choice",
+                "top_p",
+                "transcription_config",
+                "video_config",
+            }
+        ),
+        "image config": frozenset({"aspect_ratio", "image_size"}),
+        "speaker config": frozenset({"speakers"}),
+        "speech config": frozenset({"language", "speaker", "voice"}),
+        "tool choice config": frozenset({"allowed_tools"}),
+        "allowed tools": frozenset({"mode", "tools"}),
+        "transcription config": frozenset(
+            {
+                "adaptation_phrases",
+                "custom_vocabulary",
+                "diarization_mode",
+                "language_codes",
+                "language_hints",
+                "mode",
+                "timestamp_granularities",
+            }
+        ),
+        "smart transcription mode": frozenset({"type", "source_text"}),
+        "verbatim transcription mode": frozenset(
+            {"type", "diarization_mode", "timestamp_granularities"}
+        ),
+        "video config": frozenset({"task"}),
+        # ResponseFormat (responseformat.py): textresponseformat.py (schema:
+        # open, a JSON Schema), audioresponseformat.py,
+        # imageresponseformat.py, videoresponseformat.py; its Dict[str, Any]
+        # variant (a bare JSON Schema): open (OPEN_OTHER_TYPES)
+        "text response format": frozenset({"type", "mime_type", "schema"}),
+        "audio response format": frozenset(
+            {"type", "bit_rate", "delivery", "mime_type", "sample_rate"}
+        ),
+        "image response format": frozenset(
+            {"type", "aspect_ratio", "delivery", "image_size", "mime_type"}
+        ),
+        "video response format": frozenset(
+            {"type", "aspect_ratio", "delivery", "duration", "gcs_uri", "resolution"}
+        ),
+        # SafetySetting (safetysetting.py; type: the harm category)
+        "safety setting": frozenset({"type", "method", "threshold"}),
+        # Tool (tool.py): function.py (the "function" shape above),
+        # codeexecution.py, computeruse.py, filesearch.py, googlemaps.py,
+        # googlesearch.py, mcpserver.py (headers: open, the caller's own HTTP
+        # headers), retrieval.py (exaaisearchconfig.py,
+        # parallelaisearchconfig.py: custom_config open, the caller's own
+        # JSON; ragstoreconfig.py, ragresource.py, ragretrievalconfig.py,
+        # filter_.py, hybridsearch.py, ranking.py, rankservice.py,
+        # vertexaisearchconfig.py), toolsearch.py (parameters: open, a JSON
+        # Schema), urlcontext.py
+        "code_execution tool": frozenset({"type"}),
+        "computer_use tool": frozenset(
+            {
+                "type",
+                "disabled_safety_policies",
+                "enable_prompt_injection_detection",
+                "environment",
+                "excluded_predefined_functions",
+            }
+        ),
+        "file_search tool": frozenset(
+            {"type", "file_search_store_names", "metadata_filter", "top_k"}
+        ),
+        "google_maps tool": frozenset({"type", "enable_widget", "latitude", "longitude"}),
+        "google_search tool": frozenset({"type", "search_types"}),
+        "mcp_server tool": frozenset(
+            {"type", "allowed_tools", "defer_loading", "headers", "name", "url"}
+        ),
+        "retrieval tool": frozenset(
+            {
+                "type",
+                "exa_ai_search_config",
+                "parallel_ai_search_config",
+                "rag_store_config",
+                "retrieval_types",
+                "vertex_ai_search_config",
+            }
+        ),
+        "search api config": frozenset({"api_key", "custom_config"}),
+        "rag store config": frozenset(
+            {
+                "rag_resources",
+                "rag_retrieval_config",
+                "similarity_top_k",
+                "vector_distance_threshold",
+            }
+        ),
+        "rag resource": frozenset({"rag_corpus", "rag_file_ids"}),
+        "rag retrieval config": frozenset({"filter", "hybrid_search", "ranking", "top_k"}),
+        "rag filter": frozenset(
+            {"metadata_filter", "vector_distance_threshold", "vector_similarity_threshold"}
+        ),
+        "hybrid search": frozenset({"alpha"}),
+        "ranking": frozenset({"model_name", "rank_service", "ranking_config"}),
+        "rank service": frozenset({"model_name"}),
+        "vertex ai search config": frozenset({"datastores", "engine"}),
+        "tool_search tool": frozenset({"type", "description", "execution", "name", "parameters"}),
+        "url_context tool": frozenset({"type"}),
+        # WebhookConfig (webhookconfig.py; user_metadata: open, the caller's own)
+        "webhook config": frozenset({"uris", "user_metadata"}),
+    }
+)
+
+UNIONS.update(
+    {
+        "agent config": {
+            "antigravity": "antigravity agent config",
+            "code-mender": "code-mender agent config",
+            "deep-research": "deep-research agent config",
+            "dynamic": "dynamic agent config",
+        },
+        "transcription mode": {
+            "smart": "smart transcription mode",
+            "verbatim": "verbatim transcription mode",
+        },
+        "response format": {
+            "text": "text response format",
+            "audio": "audio response format",
+            "image": "image response format",
+            "video": "video response format",
+        },
+        "tool": {"function": "function"}
+        | {
+            t: f"{t} tool"
+            for t in (
+                "code_execution",
+                "computer_use",
+                "file_search",
+                "google_maps",
+                "google_search",
+                "mcp_server",
+                "retrieval",
+                "tool_search",
+                "url_context",
+            )
+        },
+    }
+)
+
+INNER.update(
+    {
+        "code-mender agent config": {
+            "find_request": "find request",
+            "fix_request": "fix request",
+            "session_config": "session config",
+        },
+        "find request": {"source_files": "file content"},
+        "fix request": {"source_files": "file content"},
+        # env: a map of the caller's variable names ({}: each value closed;
+        # a string value holds nothing); network: the allowlist object or
+        # "disabled"; allowlist: the entries or "disabled"
+        "environment": {"env": "env var{}", "network": "network", "sources": "source"},
+        "network": {"allowlist": "allowlist entry"},
+        # speech_config: a SpeakerConfig object or a list of SpeechConfig
+        # (object|entry); tool_choice: a ToolChoiceConfig or a string
+        "generation config": {
+            "image_config": "image config",
+            "speech_config": "speaker config|speech config",
+            "tool_choice": "tool choice config",
+            "transcription_config": "transcription config",
+            "video_config": "video config",
+        },
+        "speaker config": {"speakers": "speech config"},
+        "tool choice config": {"allowed_tools": "allowed tools"},
+        "transcription config": {"mode": "transcription mode"},
+        "mcp_server tool": {"allowed_tools": "allowed tools"},
+        "retrieval tool": {
+            "exa_ai_search_config": "search api config",
+            "parallel_ai_search_config": "search api config",
+            "rag_store_config": "rag store config",
+            "vertex_ai_search_config": "vertex ai search config",
+        },
+        "rag store config": {
+            "rag_resources": "rag resource",
+            "rag_retrieval_config": "rag retrieval config",
+        },
+        "rag retrieval config": {
+            "filter": "rag filter",
+            "hybrid_search": "hybrid search",
+            "ranking": "ranking",
+        },
+        "ranking": {"rank_service": "rank service"},
+    }
+)
+
+OPEN_SHAPES = frozenset({"dynamic agent config"})
+"""Shapes whose members are open on purpose: a ``dynamic`` agent config
+(``DynamicAgentConfig``, dynamicagentconfig.py, declares only ``type`` and
+takes any other member as its ``additional_properties``: the dynamic agent's
+own configuration)."""
+
+OPEN_OTHER_TYPES = frozenset({"response format"})
+"""Unions whose entry of another (or no) ``type`` is open on purpose, not
+unknown: ``ResponseFormat`` (responseformat.py) is the four typed formats or
+a ``Dict[str, Any]``, a bare JSON Schema (whose own ``type`` is ``object``,
+``array``...), the caller's own."""
+
+INTERACTION_INNER: dict[str, str] = {
+    "agent_config": "agent config",
+    "environment": "environment",
+    "errors": "error",
+    "generation_config": "generation config",
+    "output_audio": "audio",
+    "output_image": "image",
+    "output_video": "video",
+    "response_format": "response format",
+    "safety_settings": "safety setting",
+    "tools": "tool",
+    "webhook_config": "webhook config",
+}
+"""The interaction's members that are closed: member -> shape or union (as
+:data:`INNER`; ``input`` is closed by :data:`INPUT_CONTENT` and the steps'
+tables)."""
+
+INPUT_CONTENT = "content"
+"""``input`` (``InteractionsInput``, interactionsinput.py): a string, one
+``Content``, a list of ``Content`` or a list of ``Step``.  An object, or a
+list entry whose ``type`` is a content's, is closed by this union; any other
+entry is a step, closed as the interaction's ``steps[]`` are (an unknown type
+blocks)."""
+
 OPEN_BY_TYPE: dict[str, str] = {
     "function_call arguments": (
         "the call's own arguments object (FunctionCallStep.arguments, Dict[str, Any]),"
@@ -413,6 +717,17 @@ OPEN_BY_TYPE: dict[str, str] = {
     "status details[]": (
         "google.protobuf.Any messages (Status.details, List[Dict[str, Any]]): '@type' names"
         " the message, the rest are its fields"
+    ),
+    "interaction agent_config (dynamic)": (
+        "a dynamic agent's own configuration (DynamicAgentConfig declares only type and"
+        " keeps any other member as its additional_properties: dynamicagentconfig.py)"
+    ),
+    "interaction response_format (a bare JSON Schema)": (
+        "the caller's own JSON Schema (ResponseFormat's Dict[str, Any] variant,"
+        " responseformat.py): an entry whose type is not text, audio, image or video"
+    ),
+    "interaction input[] function_call and mcp_server_tool_call arguments": (
+        "the calls' own arguments, echoed in the request's input steps (as in steps[])"
     ),
 }
 """The open objects by step or shape type (the walker's level names carry
@@ -435,6 +750,60 @@ OPEN_LEVELS: dict[str, str] = {
     "interaction.steps[].arguments": (
         "the same steps, in the interaction a lifecycle event carries: a function_call's"
         " arguments are the call's own (see step.arguments)"
+    ),
+    "interaction.input[].arguments": (
+        "the request's input steps, echoed: a function_call's or mcp_server_tool_call's"
+        " arguments are the call's own (see step.arguments; FunctionCallStep.arguments,"
+        " MCPServerToolCallStep.arguments, Dict[str, Any]: interactionsinput.py, step.py);"
+        " the built-in tool calls' arguments here are closed by step type (STEP_INNER):"
+        " tests/unit/test_gemini_interactions_closed_levels.py puts a member in each"
+    ),
+    "interaction.labels": (
+        "the caller's own key-value labels (Interaction.labels, Dict[str, str]:"
+        " interaction.py, 'user-defined metadata for the request')"
+    ),
+    "interaction.tools[].parameters": (
+        "a JSON Schema the caller declared: a function tool's parameters (Function.parameters:"
+        " function.py) or a tool_search tool's (ToolSearch.parameters: toolsearch.py)"
+    ),
+    "interaction.tools[].headers": (
+        "the HTTP headers the caller sends its MCP server (MCPServer.headers,"
+        " Dict[str, str]: mcpserver.py), named by the caller"
+    ),
+    "interaction.tools[].exa_ai_search_config.custom_config": (
+        "the caller's own JSON for the Exa search API (ExaAISearchConfig.custom_config,"
+        " Dict[str, Any]: exaaisearchconfig.py)"
+    ),
+    "interaction.tools[].parallel_ai_search_config.custom_config": (
+        "the caller's own JSON for the Parallel search API"
+        " (ParallelAISearchConfig.custom_config, Dict[str, Any]: parallelaisearchconfig.py)"
+    ),
+    "interaction.response_format.schema": (
+        "the caller's JSON Schema for the output (TextResponseFormat.schema, Dict[str, Any]:"
+        " textresponseformat.py)"
+    ),
+    "interaction.response_format[].schema": (
+        "the same JSON Schema, in a list of response formats (Interaction.response_format"
+        " is one ResponseFormat or a list: interaction.py)"
+    ),
+    "interaction.webhook_config.user_metadata": (
+        "the caller's own metadata for its webhook (WebhookConfig.user_metadata,"
+        " Dict[str, Any]: webhookconfig.py)"
+    ),
+    "interaction.environment.custom_config": (
+        "'arbitrary customer-defined JSON configuration passed through to the self-hosted"
+        " environment poller' (Environment.custom_config, Dict[str, Any]: environment.py)"
+    ),
+    "interaction.environment.env": (
+        "a map keyed by the caller's own environment variable names (Environment.env,"
+        " Dict[str, EnvVar | str]: environment.py); each object value is closed (EnvVar:"
+        " credential, value; INNER's 'env var{}'), which the walker's keyed level names"
+        " cannot reach: tests/unit/test_gemini_interactions_closed_levels.py puts a member"
+        " in one"
+    ),
+    "interaction.environment.network.allowlist[].transform": (
+        "the headers the caller has the egress proxy inject (AllowlistEntry.transform,"
+        " Dict[str, str] or a list of them: allowlistentry.py), named by the caller"
     ),
 }
 """Objects whose members are open on purpose: path -> why, with the source.

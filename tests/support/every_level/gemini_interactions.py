@@ -421,7 +421,288 @@ _server_turn = [
     _completed("completed"),
 ]
 
+# -- the interaction's echo of the request and its reports ------------------------------
+#
+# interaction.created and interaction.completed whose interaction holds every
+# member the profile closes there (google-genai 3.6.1 interaction.py and the
+# types it names).  The walker visits a level's first object in a case only,
+# so each variant of a union at one path (a tools[] entry, an agent_config, a
+# response_format, an input entry) is the first of its own case.
+
+_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}},
+    "required": ["city"],
+}
+_allowed = {"mode": "validated", "tools": ["weather"]}
+_TOOLS: dict[str, dict[str, Any]] = {
+    "function": {
+        "type": "function",
+        "name": "weather",
+        "description": "The weather in a city.",
+        "short_description": "weather",
+        "defer_loading": False,
+        "parameters": _SCHEMA,
+    },
+    "code_execution": {"type": "code_execution"},
+    "computer_use": {
+        "type": "computer_use",
+        "environment": "browser",
+        "disabled_safety_policies": ["financial_transactions"],
+        "enable_prompt_injection_detection": True,
+        "excluded_predefined_functions": ["drag_and_drop"],
+    },
+    "file_search": {
+        "type": "file_search",
+        "file_search_store_names": ["fileSearchStores/s"],
+        "metadata_filter": "year > 2020",
+        "top_k": 5,
+    },
+    "google_maps": {
+        "type": "google_maps",
+        "enable_widget": True,
+        "latitude": 48.85,
+        "longitude": 2.35,
+    },
+    "google_search": {"type": "google_search", "search_types": ["web_search"]},
+    "mcp_server": {
+        "type": "mcp_server",
+        "name": "srv",
+        "url": "https://mcp.example.com/",
+        "headers": {"X-Caller-Header": "v"},
+        "allowed_tools": [_allowed],
+        "defer_loading": True,
+    },
+    "retrieval": {
+        "type": "retrieval",
+        "retrieval_types": ["rag_store", "vertex_ai_search", "exa_ai_search"],
+        "exa_ai_search_config": {"api_key": "k", "custom_config": {"caller_key": 1}},
+        "parallel_ai_search_config": {"api_key": "k", "custom_config": {"caller_key": 1}},
+        "rag_store_config": {
+            "rag_resources": [{"rag_corpus": "ragCorpora/1", "rag_file_ids": ["f1"]}],
+            "rag_retrieval_config": {
+                "top_k": 3,
+                "filter": {
+                    "metadata_filter": "a = 1",
+                    "vector_distance_threshold": 0.5,
+                    "vector_similarity_threshold": 0.5,
+                },
+                "hybrid_search": {"alpha": 0.5},
+                "ranking": {
+                    "ranking_config": "rank_service",
+                    "model_name": "ranker",
+                    "rank_service": {"model_name": "ranker"},
+                },
+            },
+            "similarity_top_k": 3,
+            "vector_distance_threshold": 0.5,
+        },
+        "vertex_ai_search_config": {"datastores": ["ds/1"], "engine": "engines/1"},
+    },
+    "tool_search": {
+        "type": "tool_search",
+        "name": "find_tools",
+        "description": "Finds tools.",
+        "execution": "client",
+        "parameters": _SCHEMA,
+    },
+    "url_context": {"type": "url_context"},
+}
+
+_GENERATION_CONFIG: dict[str, Any] = {
+    "temperature": 0.5,
+    "top_p": 0.9,
+    "seed": 7,
+    "max_output_tokens": 256,
+    "stop_sequences": ["END"],
+    "thinking_level": "low",
+    "thinking_summaries": "auto",
+    "tool_choice": {"allowed_tools": _allowed},
+    "image_config": {"aspect_ratio": "1:1", "image_size": "1K"},
+    "speech_config": {"speakers": [{"speaker": "A", "voice": "Kore", "language": "en-US"}]},
+    "transcription_config": {
+        "mode": {"type": "verbatim", "diarization_mode": "on", "timestamp_granularities": ["word"]},
+        "language_codes": ["en-US"],
+        "language_hints": ["en"],
+        "adaptation_phrases": ["toolstream"],
+        "custom_vocabulary": ["toolstream"],
+        "diarization_mode": "on",
+        "timestamp_granularities": ["word"],
+    },
+    "video_config": {"task": "text_to_video"},
+}
+
+_ENVIRONMENT: dict[str, Any] = {
+    "type": "remote",
+    "environment_id": "env_1",
+    "mode": "self_hosted",
+    "custom_config": {"caller_key": {"nested": 1}},
+    "env": {"CITY": {"value": "Paris", "credential": "creds/1"}, "PLAIN": "x"},
+    "network": {
+        "allowlist": [
+            {
+                "domain": "*.example.com",
+                "credential": "creds/2",
+                "transform": {"X-Injected": "v"},
+            }
+        ]
+    },
+    "sources": [
+        {"type": "inline", "content": "print(1)", "encoding": "utf-8", "target": "/a.py"},
+        {"type": "gcs", "source": "gs://b/src", "target": "/src"},
+    ],
+}
+
+_ECHO: dict[str, Any] = {
+    "agent_config": {"type": "antigravity", "max_total_tokens": 1000, "model": "gemini-test"},
+    "cached_content": "cachedContents/1",
+    "continuation_ids": ["v1_0", "v1_1"],
+    "environment": _ENVIRONMENT,
+    "environment_id": "env_1",
+    "errors": [{"code": "UNAVAILABLE", "message": "retried"}],
+    "generation_config": _GENERATION_CONFIG,
+    "input": [
+        {"type": "text", "text": "What is the weather in Paris?"},
+        *_contents[1:],
+    ],
+    "labels": {"team": "tools", "env": "test"},
+    "output_audio": {
+        "type": "audio",
+        "mime_type": "audio/wav",
+        "data": "UklG",
+        "channels": 1,
+        "sample_rate": 24000,
+        "processing": {"type": "static", "start_offset": "0s", "end_offset": "1s"},
+    },
+    "output_image": {
+        "type": "image",
+        "mime_type": "image/png",
+        "data": "iVBO",
+        "resolution": "low",
+    },
+    "output_text": "Sunny",
+    "output_video": _contents[4],
+    "previous_interaction_id": "v1_0",
+    "response_format": {"type": "text", "mime_type": "application/json", "schema": _SCHEMA},
+    "response_mime_type": "application/json",
+    "response_modalities": ["text"],
+    "safety_settings": [
+        {"type": "harassment", "threshold": "block_only_high", "method": "severity"}
+    ],
+    "system_instruction": "Be brief.",
+    "tools": [_TOOLS["function"]],
+    "webhook_config": {"uris": ["https://hooks.example.com/"], "user_metadata": {"k": {"v": 1}}},
+}
+
+
+def _echo_turn(**echo: Any) -> list[dict[str, Any]]:
+    # A tool turn whose created and completed interactions echo ``echo``.
+    created = _created()
+    created["interaction"] |= echo
+    return [
+        created,
+        _start(0, _call),
+        _delta(0, {"type": "arguments_delta", "arguments": '{"city": "Paris"}'}),
+        _stop(0),
+        _completed("requires_action", steps=[_call], **echo),
+    ]
+
+
+# The request's input as a list of steps (turns): every step type the
+# profile closes, a function call's own arguments, a function's result.
+_input_steps: list[dict[str, Any]] = [
+    {"type": "user_input", "content": [{"type": "text", "text": "Weather?"}]},
+    _thought,
+    {"type": "model_output", "content": [{"type": "text", "text": "Checking."}]},
+    {"type": "function_call", "id": "fc_0", "name": "weather", "arguments": {"city": "Rome"}},
+    {
+        "type": "function_result",
+        "call_id": "fc_0",
+        "name": "weather",
+        "is_error": False,
+        "result": [{"type": "text", "text": "Sunny"}],
+    },
+]
+
+_ECHO_CASES: list[tuple[str, list[dict[str, Any]]]] = [
+    ("interaction echo: every member, function tool, antigravity agent", _echo_turn(**_ECHO)),
+    *(
+        (f"interaction echo: {kind} tool", _echo_turn(tools=[tool]))
+        for kind, tool in _TOOLS.items()
+        if kind != "function"
+    ),
+    (
+        "interaction echo: code-mender agent, formats list, input steps, speech list",
+        _echo_turn(
+            agent_config={
+                "type": "code-mender",
+                "model": "gemini-test",
+                "session_id": "s1",
+                "session_config": {"max_rounds": 3},
+                "find_request": {
+                    "description": "overflow",
+                    "finding_id": "f1",
+                    "mode": "scan",
+                    "source_files": [{"path": "a.c", "content": "int main(){}"}],
+                },
+                "fix_request": {
+                    "description": "overflow",
+                    "finding_id": "f1",
+                    "source_files": [{"path": "a.c", "content": "int main(){}"}],
+                },
+            },
+            response_format=[
+                {"type": "text", "mime_type": "application/json", "schema": _SCHEMA},
+                {"type": "audio", "mime_type": "audio/wav", "delivery": "inline"},
+            ],
+            input=_input_steps,
+            generation_config={
+                "speech_config": [{"speaker": "A", "voice": "Kore", "language": "en-US"}],
+                "tool_choice": "auto",
+                "transcription_config": {"mode": {"type": "smart", "source_text": "hi"}},
+            },
+            environment="env_1",
+        ),
+    ),
+    (
+        "interaction echo: deep-research agent, image format, one content input",
+        _echo_turn(
+            agent_config={
+                "type": "deep-research",
+                "collaborative_planning": True,
+                "enable_bigquery_tool": False,
+                "thinking_summaries": "auto",
+                "visualization": "auto",
+            },
+            response_format={
+                "type": "image",
+                "mime_type": "image/jpeg",
+                "aspect_ratio": "1:1",
+                "image_size": "1K",
+                "delivery": "inline",
+            },
+            input={"type": "text", "text": "Weather?"},
+            environment={"type": "remote", "network": {"allowlist": "disabled"}},
+        ),
+    ),
+    (
+        "interaction echo: video format, string input",
+        _echo_turn(
+            response_format={
+                "type": "video",
+                "aspect_ratio": "16:9",
+                "duration": "8s",
+                "gcs_uri": "gs://b/out/",
+                "resolution": "720p",
+                "delivery": "uri",
+            },
+            input="What is the weather in Paris?",
+        ),
+    ),
+]
+
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("tool turn", interactions(_tool_turn)),
     ("built-in tools, user input, function result and media", interactions(_server_turn)),
+    *((name, interactions(events)) for name, events in _ECHO_CASES),
 ]
