@@ -143,6 +143,8 @@ _tool_turn = [
         "usage": _USAGE,
         "continuation_token": "tok",
         "metadata": _META,
+        # (the generator's form, which the shipped corpus holds)
+        "interaction": {"id": "v1_1"},
     },
     _start(2, _call),
     _delta(2, {"type": "arguments_delta", "arguments": '{"city": "Paris"}'}),
