@@ -230,10 +230,6 @@ def _imported(tmp: Path) -> list[tuple[str, dict[str, Any]]]:
 
 
 RECORDED_NOT_CLOSED_YET = {
-    # a server tool result block's content (tool search references, MCP results)
-    ("anthropic", "content_block.content"),
-    ("anthropic", "content_block.content.tool_references[]"),
-    ("anthropic", "content_block.content[]"),
     # recorded as {} in a real stream, in no public type
     ("bedrock", "metadata.usage.serverToolUsage"),
     # chat usage (see _CHAT_NOT_CLOSED), with OpenRouter's cost details in it
