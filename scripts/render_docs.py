@@ -313,6 +313,12 @@ def _other_profiles_members() -> list[str]:
         *rows(anthropic_members.RESULT_BLOCK_MEMBERS, "content_block ({})"),
         *rows(anthropic_members.CALLERS, "content_block.caller ({})"),
         *rows(anthropic_members.CITATIONS, "citation ({})"),
+        *rows(anthropic_members.RESULT_CONTENT_LEVELS),
+        *[
+            row
+            for path, by_type in anthropic_members.MESSAGE_ENTRIES.items()
+            for row in rows(by_type, f"{path} ({{}})")
+        ],
         "",
         "### openai-responses",
         "",

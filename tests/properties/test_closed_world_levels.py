@@ -140,11 +140,6 @@ def test_every_open_level_is_seen_and_has_a_reason() -> None:
                 assert (profile, level) in UNSEEN_OPEN, f"{profile}: open level {level} is unseen"
 
 
-NOT_CLOSED_YET: dict[str, set[str]] = {}
-"""Levels of the walked cases where an unknown member does not block yet,
-per profile: what is left of issue 25, named so that a change shows."""
-
-
 def _site_ids() -> list[tuple[str, str, Site]]:
     out: list[tuple[str, str, Site]] = []
     for profile, cases in sorted(WALKED.items()):
@@ -178,9 +173,8 @@ def test_an_unknown_member_at_any_level_blocks_naming_it(
         case = with_member(cases[case_name], site, name, value)
         if not blocks_naming(case, name):
             open_now.add(("inner " if site.inner else "") + (site.level or "<item>"))
-    # Exactly the levels named as not closed yet: a level closed since, or
-    # one open that the table does not name, fails alike.
-    assert open_now == NOT_CLOSED_YET.get(profile, set())
+    # No level of any walked case is open but those open on purpose.
+    assert open_now == set(), f"{profile}: an unknown member does not block at {sorted(open_now)}"
 
 
 # -- the real recordings ---------------------------------------------------------------
@@ -206,16 +200,6 @@ def _imported(tmp: Path) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-RECORDED_NOT_CLOSED_YET = {
-    # a server tool result block's content (tool search references, MCP results)
-    ("anthropic", "content_block.content"),
-    ("anthropic", "content_block.content.tool_references[]"),
-    ("anthropic", "content_block.content[]"),
-}
-"""The levels of the real recordings where an unknown member does not block
-yet: what is left of issue 25 there, named so that a change shows."""
-
-
 @pytest.fixture(scope="module")
 def recordings(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, dict[str, Any]]]:
     if not CAPTURES.is_dir():
@@ -238,4 +222,4 @@ def test_an_unknown_member_at_any_level_of_a_real_recording_blocks(
                 level = ("inner " if site.inner else "") + (site.level or "<item>")
                 open_now.add((case["profile"], level))
     assert walked > len(recordings), "the walk put no member anywhere"
-    assert open_now == RECORDED_NOT_CLOSED_YET
+    assert open_now == set(), f"an unknown member does not block at {sorted(open_now)}"

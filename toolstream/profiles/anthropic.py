@@ -15,7 +15,9 @@ end reason (see docs/validator.md).  Closed world: event, block and delta
 types are the lists here; any other is ``unsupported_event``; so is a member
 of a call block, a block event or a message-level object
 (``anthropic_members.py``) that the profile and its reviewed dialects do
-not know.
+not know, and so is one inside a server tool result block's ``content``
+(``RESULT_CONTENT``) or in the typed entries of the message-level objects
+(``MESSAGE_ENTRIES``), each closed by its ``type``.
 """
 
 from __future__ import annotations
@@ -56,9 +58,12 @@ from toolstream.profiles._base import (
 from toolstream.profiles.anthropic_members import (
     CALLERS,
     CITATIONS,
+    MESSAGE_ENTRIES,
     MESSAGE_LEVELS,
     NESTED,
     RESULT_BLOCK_MEMBERS,
+    RESULT_CONTENT,
+    Closed,
 )
 from toolstream.profiles.dialects import unknown_member_message, unread_member
 from toolstream.tally import Tally, fragment_colons
@@ -324,8 +329,11 @@ class AnthropicMessages(Profile):
         if kind in MESSAGE_LEVELS:
             # Checked once the event's own events are out, so that an unknown
             # member adds its one finding and nothing else (once per turn:
-            # not on the content block path).
-            unread = unread_member(self, "anthropic", MESSAGE_LEVELS, NESTED, kind, raw)
+            # not on the content block path).  The typed entries first: a
+            # blocked turn records no dialect read on the way.
+            unread = _unknown_entry(kind, raw)
+            if unread is None:
+                unread = unread_member(self, "anthropic", MESSAGE_LEVELS, NESTED, kind, raw)
             if unread is not None:
                 raise ProtocolError(
                     Code.UNSUPPORTED_EVENT, f"anthropic {unknown_member_message(unread)}", event=pos
@@ -423,6 +431,10 @@ class AnthropicMessages(Profile):
                 unknown = _unknown_member("content_block.", block, text_known, pos, key)
                 return self._refused_call(block_open, unknown)
             refused = _unknown_caller_or_citation(block, pos, key)
+            result = RESULT_CONTENT.get(block_type)
+            if refused is None and result is not None:
+                inside = _unknown_inside(block, "content_block", result)
+                refused = None if inside is None else _unknown_path(inside, pos, key)
             return block_open if refused is None else self._refused_call(block_open, refused)
         self._kinds.setdefault(index, call_kind)
         id_, name = block.get("id"), block.get("name")
@@ -539,6 +551,82 @@ def _unknown_by_type(obj: Any, level: str, by_type: Mapping[str, frozenset[str]]
     if obj.keys() <= known:
         return None
     return f"{level}.{min(str(member) for member in obj if member not in known)[:40]}"
+
+
+def _unknown_entry(kind: str, raw: dict[str, Any]) -> str | None:
+    """The path of what is unknown in the typed entries of event ``raw``
+    (anthropic_members.MESSAGE_ENTRIES: the entries of container.skills,
+    context_management.applied_edits, input_transformations, and the
+    diagnostics' cache_miss_reason); None when all is known or absent."""
+    for path, by_type in MESSAGE_ENTRIES.items():
+        event, _, rest = path.partition(".")
+        if event != kind:
+            continue
+        *steps, last = rest.split(".")
+        holder: Any = raw
+        for step in steps:
+            holder = holder.get(step) if type(holder) is dict else None
+        if type(holder) is not dict:
+            continue
+        array = last.endswith("[]")
+        value = holder.get(last[:-2] if array else last)
+        if array and type(value) is list:
+            for entry in value:
+                unknown = _unknown_by_type(entry, path, by_type)
+                if unknown is not None:
+                    return unknown
+        elif type(value) is dict:
+            # (an object where an array of entries is: not read)
+            return path[:-2] if array else _unknown_by_type(value, path, by_type)
+    return None
+
+
+def _unknown_closed(obj: Any, level: str, shapes: Mapping[str, Closed] | Closed) -> str | None:
+    """The path of what is unknown in ``obj``, closed as ``shapes`` says
+    (by its ``type``, or one :class:`Closed` for an object without one), and
+    in the objects inside it; None when all is known."""
+    if isinstance(shapes, Closed):
+        if type(obj) is not dict:
+            return level
+        shape = shapes
+    else:
+        kind = obj.get("type") if type(obj) is dict else None
+        found = shapes.get(kind) if type(kind) is str else None
+        if found is None:
+            return f"{level}.type={kind[:40]!r}" if type(kind) is str else level
+        shape = found
+    if not obj.keys() <= shape.members:
+        return f"{level}.{min(str(member) for member in obj if member not in shape.members)[:40]}"
+    return _unknown_inside(obj, level, shape)
+
+
+def _unknown_inside(obj: dict[str, Any], level: str, shape: Closed) -> str | None:
+    """The path of what is unknown in the objects inside ``obj`` (at
+    ``level``; its own members are checked already): a member's object
+    (``shape.inner``) or each entry of its array (``shape.entries``).  An
+    object or an array where the shape has none is not read: it blocks,
+    named by its path.  Values that are neither are not looked at (a
+    document's data, a command's output: only members are checked)."""
+    for member in dict.fromkeys([*shape.inner, *shape.entries]):
+        value = obj.get(member)
+        at = f"{level}.{member}"
+        if type(value) is dict:
+            shapes = shape.inner.get(member)
+            unknown = at if shapes is None else _unknown_closed(value, at, shapes)
+        elif type(value) is list:
+            entry_shapes = shape.entries.get(member)
+            if entry_shapes is None:
+                return at
+            unknown = None
+            for entry in value:
+                unknown = _unknown_closed(entry, f"{at}[]", entry_shapes)
+                if unknown is not None:
+                    break
+        else:
+            unknown = None
+        if unknown is not None:
+            return unknown
+    return None
 
 
 def _unknown_caller_or_citation(
