@@ -319,6 +319,13 @@ def _other_profiles_members() -> list[str]:
             for path, by_type in anthropic_members.MESSAGE_ENTRIES.items()
             for row in rows(by_type, f"{path} ({{}})")
         ],
+        *[
+            row
+            for path, by_type in anthropic_members.USAGE_ENTRIES.items()
+            for row in rows(
+                {kind: shape.members for kind, shape in by_type.items()}, f"{path} ({{}})"
+            )
+        ],
         "",
         "### openai-responses",
         "",

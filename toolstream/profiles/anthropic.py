@@ -63,6 +63,7 @@ from toolstream.profiles.anthropic_members import (
     NESTED,
     RESULT_BLOCK_MEMBERS,
     RESULT_CONTENT,
+    USAGE_ENTRIES,
     Closed,
 )
 from toolstream.profiles.dialects import unknown_member_message, unread_member
@@ -333,6 +334,8 @@ class AnthropicMessages(Profile):
             # blocked turn records no dialect read on the way.
             unread = _unknown_entry(kind, raw)
             if unread is None:
+                unread = _unknown_usage_entry(kind, raw)
+            if unread is None:
                 unread = unread_member(self, "anthropic", MESSAGE_LEVELS, NESTED, kind, raw)
             if unread is not None:
                 raise ProtocolError(
@@ -578,6 +581,37 @@ def _unknown_entry(kind: str, raw: dict[str, Any]) -> str | None:
         elif type(value) is dict:
             # (an object where an array of entries is: not read)
             return path[:-2] if array else _unknown_by_type(value, path, by_type)
+    return None
+
+
+def _unknown_usage_entry(kind: str, raw: dict[str, Any]) -> str | None:
+    """The path of what is unknown in the typed objects inside event
+    ``raw``'s usage (anthropic_members.USAGE_ENTRIES: its iterations'
+    entries, its fallback credit's status); None when all is known or
+    absent."""
+    for path, shapes in USAGE_ENTRIES.items():
+        event, _, rest = path.partition(".")
+        if event != kind:
+            continue
+        *steps, last = rest.split(".")
+        holder: Any = raw
+        for step in steps:
+            holder = holder.get(step) if type(holder) is dict else None
+        array = last.endswith("[]")
+        value = holder.get(last.removesuffix("[]")) if type(holder) is dict else None
+        if value is None:
+            continue
+        if array and type(value) is list:
+            for entry in value:
+                unknown = _unknown_closed(entry, path, shapes)
+                if unknown is not None:
+                    return unknown
+        else:
+            # (an object where the array is, or a status that is no object:
+            # named by its path)
+            unknown = path.removesuffix("[]") if array else _unknown_closed(value, path, shapes)
+            if unknown is not None:
+                return unknown
     return None
 
 

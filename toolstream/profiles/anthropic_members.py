@@ -113,6 +113,9 @@ MESSAGE_LEVELS: dict[str, frozenset[str]] = {
         }
     ),
     **{f"message_start.message.usage.{name}": own for name, own in _USAGE_DETAILS.items()},
+    # BetaFallbackCreditUsage (its status: USAGE_ENTRIES)
+    "message_start.message.usage.fallback_credit": frozenset({"status"}),
+    "message_delta.usage.fallback_credit": frozenset({"status"}),
     "message_start.message.stop_details": _STOP_DETAILS,
     "message_start.message.container": _CONTAINER,
     "message_start.message.context_management": _CONTEXT_MANAGEMENT,
@@ -162,10 +165,10 @@ NESTED: dict[str, tuple[str, ...]] = {
         "context_management",
         "diagnostics",
     ),
-    "message_start.message.usage": tuple(_USAGE_DETAILS),
+    "message_start.message.usage": (*_USAGE_DETAILS, "fallback_credit"),
     "message_delta": ("delta", "usage", "context_management"),
     "message_delta.delta": ("stop_details", "container"),
-    "message_delta.usage": ("server_tool_use", "output_tokens_details"),
+    "message_delta.usage": ("server_tool_use", "output_tokens_details", "fallback_credit"),
 }
 """Object path -> its members that are closed objects (each at
 ``path.member`` in :data:`MESSAGE_LEVELS`)."""
@@ -504,6 +507,51 @@ def _rows(
             yield at, shape.members
             yield from _rows(at, shape.inner, "")
             yield from _rows(at, shape.entries, "[]")
+
+
+# -- the typed objects inside usage (beta) ----------------------------------------------
+
+_CACHE_CREATION = Closed(_USAGE_DETAILS["cache_creation"])
+_ITERATION = frozenset(
+    {
+        "type",
+        "input_tokens",
+        "output_tokens",
+        "cache_creation_input_tokens",
+        "cache_read_input_tokens",
+        "cache_creation",
+    }
+)
+# BetaIterationsUsage: BetaMessageIterationUsage, BetaCompactionIterationUsage,
+# BetaAdvisorMessageIterationUsage, BetaFallbackMessageIterationUsage (by type)
+_ITERATIONS = {
+    kind: Closed(_ITERATION | extra, inner={"cache_creation": _CACHE_CREATION})
+    for kind, extra in (
+        ("message", frozenset({"model"})),
+        ("compaction", frozenset()),
+        ("advisor_message", frozenset({"model"})),
+        ("fallback_message", frozenset({"model"})),
+    )
+}
+# BetaFallbackCreditUsage.status: BetaFallbackCreditNotApplied, BetaFallbackCreditRedeemed
+_FALLBACK_STATUS = {
+    "not_applied": Closed(frozenset({"type", "reason", "remove_to_redeem"})),
+    "redeemed": Closed(frozenset({"type"})),
+}
+USAGE_ENTRIES: dict[str, dict[str, Closed]] = {
+    f"{usage}.{path}": shapes
+    for usage in ("message_start.message.usage", "message_delta.usage")
+    for path, shapes in (
+        ("iterations[]", _ITERATIONS),
+        ("fallback_credit.status", _FALLBACK_STATUS),
+    )
+}
+"""Path (``[]``: each entry of an array) -> type -> :class:`Closed`: the beta
+usage's per-iteration entries (each with its ``cache_creation``) and its
+fallback credit's ``status``, closed by their ``type`` (anthropic-sdk-python
+2.14.0 ``types/beta/beta_iterations_usage.py`` and the four iteration usage
+files, ``beta_fallback_credit_usage.py``, ``beta_fallback_credit_not_applied.py``,
+``beta_fallback_credit_redeemed.py``)."""
 
 
 RESULT_CONTENT_LEVELS: dict[str, frozenset[str]] = {

@@ -328,6 +328,26 @@ _CACHE_MISSES: list[dict[str, Any]] = [
 ]
 
 
+_CACHE_CREATION = {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}
+_COUNTS = {
+    "input_tokens": 10,
+    "output_tokens": 5,
+    "cache_creation_input_tokens": 0,
+    "cache_read_input_tokens": 0,
+    "cache_creation": _CACHE_CREATION,
+}
+_ITERATIONS: list[dict[str, Any]] = [
+    {"type": "message", "model": "claude-sonnet-4-6", **_COUNTS},
+    {"type": "compaction", **_COUNTS},
+    {"type": "advisor_message", "model": "claude-opus-4-6", **_COUNTS},
+    {"type": "fallback_message", "model": "claude-sonnet-4-6", **_COUNTS},
+]
+_FALLBACK_STATUS: list[dict[str, Any]] = [
+    {"type": "not_applied", "reason": "not_eligible", "remove_to_redeem": ["tools"]},
+    {"type": "redeemed"},
+]
+
+
 def _entries_turn(number: int) -> dict[str, Any]:
     """A tool turn whose message_start and message_delta hold one entry of
     each typed array, and a cache miss reason: the ``number``-th type of
@@ -342,6 +362,12 @@ def _entries_turn(number: int) -> dict[str, Any]:
         "context_management": {"applied_edits": [pick(_EDITS)]},
         "input_transformations": [pick(_TRANSFORMATIONS)],
         "diagnostics": {"cache_miss_reason": pick(_CACHE_MISSES)},
+        # (beta usage: one iteration entry and a fallback credit status)
+        "usage": {
+            **MESSAGE.get("usage", {}),
+            "iterations": [pick(_ITERATIONS)],
+            "fallback_credit": {"status": pick(_FALLBACK_STATUS)},
+        },
     }
     events = anthropic_turn(tool_block())
     events[0] = message_start(message)
@@ -349,6 +375,11 @@ def _entries_turn(number: int) -> dict[str, Any]:
     end["delta"]["container"] = container | {"skills": [pick(_SKILLS, 1)]}
     end["context_management"] = {"applied_edits": [pick(_EDITS, 1)]}
     end["input_transformations"] = [pick(_TRANSFORMATIONS, 1)]
+    end["usage"] = {
+        **end.get("usage", {}),
+        "iterations": [pick(_ITERATIONS, 1)],
+        "fallback_credit": {"status": pick(_FALLBACK_STATUS, 1)},
+    }
     return anthropic(events)
 
 
