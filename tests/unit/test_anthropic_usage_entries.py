@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.builders import anthropic, anthropic_turn, message_start, tool_block
-from tests.support.every_level.anthropic import MESSAGE
+from tests.support.builders import MESSAGE, anthropic, anthropic_turn, message_start, tool_block
 from toolstream import validate
 from toolstream.profiles.anthropic_members import USAGE_ENTRIES
 
