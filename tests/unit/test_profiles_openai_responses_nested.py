@@ -21,6 +21,7 @@ _CASES = dict(CASES)
 _CALL_TURN = "function call, response echoes and reports"
 _BUILT_IN = "built-in tools' items, tools of every kind, allowed tools"
 _TOOL_SEARCH = "a tool search the provider runs, other tool shapes, an MCP tool choice"
+_TEXT_TURN = "text only, json_schema text format"
 
 Path = tuple[str | int, ...]
 
@@ -76,6 +77,15 @@ LOCATIONS: dict[str, tuple[str, Path]] = {
     "image_generation.input_image_mask": (_BUILT_IN, ("tools", 4, "input_image_mask")),
     "image_generation.svg": (_BUILT_IN, ("tools", 4, "svg")),
     "image_generation.svg.reasoning": (_BUILT_IN, ("tools", 4, "svg", "reasoning")),
+    # the echoed instructions as input items
+    "instructions[]": (_TEXT_TURN, ("instructions", 0)),
+    "instructions[].content[]": (_TEXT_TURN, ("instructions", 0, "content", 0)),
+    "annotation": (_TEXT_TURN, ("instructions", 1, "content", 0, "annotations", 0)),
+    "logprob": (_TEXT_TURN, ("instructions", 1, "content", 0, "logprobs", 0)),
+    "top_logprob": (
+        _TEXT_TURN,
+        ("instructions", 1, "content", 0, "logprobs", 0, "top_logprobs", 0),
+    ),
 }
 """Shape -> a case and the path, in its ``response.completed`` response, of
 an object of that shape."""
@@ -278,3 +288,27 @@ def test_every_open_level_takes_any_member() -> None:
                 report = validate(changed)
                 assert not report.findings, (name, level, report.to_json())
     assert seen == set(opened)
+
+
+@pytest.mark.parametrize(
+    ("entry", "named"),
+    [
+        (
+            {"type": "function_call", "call_id": "c", "name": "weather", "arguments": "{}"},
+            "instructions[].type='function_call'",
+        ),
+        ({"role": "developer", "content": "Be brief."}, "response.instructions[]"),
+        (
+            {"type": "message", "role": "developer", "content": [{"type": "zz"}]},
+            "instructions[].content[].type='zz'",
+        ),
+    ],
+    ids=["another item type", "no type", "unknown content part"],
+)
+def test_an_instructions_entry_of_another_type_blocks(entry: dict[str, Any], named: str) -> None:
+    # The echoed instructions as input items: messages only, each part by type.
+    case = copy.deepcopy(_CASES[_TEXT_TURN])
+    case["events"][0]["response"]["instructions"].append(entry)
+    report = validate(case)
+    assert report.status == "blocked", report.to_json()
+    assert any(named in f.message for f in report.findings), report.to_json()

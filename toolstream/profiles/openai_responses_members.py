@@ -1023,3 +1023,43 @@ TOP_LOGPROB = frozenset({"token", "logprob", "bytes"})
 ``LogprobTopLogprob`` (in a part) and ``response_text_delta_event.py``'s
 (in an ``output_text.delta`` or ``.done`` event, the same without
 ``bytes``): one set for both."""
+
+# -- the echoed instructions, when a list of input items -------------------------------
+
+INSTRUCTION_ITEMS: dict[str, frozenset[str]] = {
+    # response_input_item.py's Message and easy_input_message.py's
+    # EasyInputMessage (both type "message"; an entry of another type, or
+    # without one, blocks), response_output_message.py's id and status
+    "message": frozenset({"type", "id", "role", "content", "status", "phase"}),
+}
+"""``response.instructions`` when a list (``response.py``: ``Union[str,
+List[ResponseInputItem], None]``, the request's instructions echoed, e.g.
+a prompt's developer messages): each entry by its ``type``."""
+
+UNIONS.update(
+    {
+        "instructions[]": INSTRUCTION_ITEMS,
+        # a message's content parts: the input contents and, for an assistant
+        # message, the output text and refusal parts
+        "instructions[].content[]": {**PROMPT_VARIABLES, **ITEM_PARTS["message"]["content"]},
+        "annotation": ANNOTATIONS,
+    }
+)
+SHAPES.update({"logprob": LOGPROB, "top_logprob": TOP_LOGPROB})
+RESPONSE_SHAPES["instructions"] = "instructions[]"
+INSIDE.update(
+    {
+        "instructions[]=message": {"content": "instructions[].content[]"},
+        **{
+            f"instructions[].content[]={kind}": {
+                "prompt_cache_breakpoint": "prompt_cache_breakpoint"
+            }
+            for kind in PROMPT_VARIABLES
+        },
+        "instructions[].content[]=output_text": {
+            "annotations": "annotation",
+            "logprobs": "logprob",
+        },
+        "logprob": {"top_logprobs": "top_logprob"},
+    }
+)

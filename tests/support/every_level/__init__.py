@@ -15,33 +15,23 @@ types each members module cites; none is copied from a recording.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+from collections.abc import Iterator
+from types import ModuleType
 from typing import Any
-
-from tests.support.every_level import (
-    anthropic,
-    bedrock,
-    bedrock_invoke,
-    cohere,
-    gemini,
-    gemini_interactions,
-    openai_chat,
-    openai_responses,
-)
 
 Case = tuple[str, dict[str, Any]]
 
-CASES: dict[str, list[Case]] = {
-    module.PROFILE: list(module.CASES)
-    for module in (
-        anthropic,
-        bedrock,
-        bedrock_invoke,
-        cohere,
-        gemini,
-        gemini_interactions,
-        openai_chat,
-        openai_responses,
-    )
-}
+
+def _profile_modules() -> Iterator[ModuleType]:
+    # Every module of this package but the walker: a module added for a new
+    # profile is walked without being listed anywhere else.
+    for info in pkgutil.iter_modules(__path__):
+        if info.name != "walk":
+            yield importlib.import_module(f"{__name__}.{info.name}")
+
+
+CASES: dict[str, list[Case]] = {module.PROFILE: list(module.CASES) for module in _profile_modules()}
 """Profile name -> its cases (``openai_chat`` serves ``openai``; ``mistral``
 walks the same chunks under its own name)."""

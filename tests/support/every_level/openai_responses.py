@@ -188,11 +188,60 @@ def _json_schema_text_turn() -> dict[str, Any]:
     }
     added = {**message, "status": "in_progress", "content": []}
     text = {"format": json_format, "verbosity": "low"}
+    # the instructions of a prompt template, echoed as input items: a
+    # developer message of every input content, an earlier assistant answer
+    breakpoint_ = {"mode": "explicit", "ttl": "5m"}
+    instructions = [
+        {
+            "type": "message",
+            "role": "developer",
+            "content": [
+                {
+                    "type": "input_text",
+                    "text": "Answer briefly.",
+                    "prompt_cache_breakpoint": breakpoint_,
+                },
+                {"type": "input_image", "detail": "auto", "image_url": "https://example.org/a.png"},
+                {"type": "input_file", "file_id": "file_1", "filename": "notes.txt"},
+            ],
+        },
+        {
+            "type": "message",
+            "id": "msg_0",
+            "role": "assistant",
+            "status": "completed",
+            "phase": "final_answer",
+            "content": [
+                {
+                    "type": "output_text",
+                    "text": "Hi",
+                    "annotations": [
+                        {
+                            "type": "url_citation",
+                            "url": "https://example.org",
+                            "title": "E",
+                            "start_index": 0,
+                            "end_index": 2,
+                        }
+                    ],
+                    "logprobs": [
+                        {
+                            "token": "Hi",
+                            "logprob": -0.1,
+                            "bytes": [72, 105],
+                            "top_logprobs": [{"token": "Hi", "logprob": -0.1, "bytes": [72, 105]}],
+                        }
+                    ],
+                },
+                {"type": "refusal", "refusal": ""},
+            ],
+        },
+    ]
     events: list[dict[str, Any]] = [
         {
             "type": "response.created",
             "sequence_number": 0,
-            "response": _response("in_progress", [], text=text),
+            "response": _response("in_progress", [], text=text, instructions=instructions),
         },
         {"type": "response.output_item.added", "output_index": 0, "item": added},
         {
@@ -206,7 +255,9 @@ def _json_schema_text_turn() -> dict[str, Any]:
         {
             "type": "response.completed",
             "sequence_number": 5,
-            "response": _response("completed", [message], text=text, usage=_USAGE),
+            "response": _response(
+                "completed", [message], text=text, usage=_USAGE, instructions=instructions
+            ),
         },
     ]
     return responses(events, schemas=SCHEMAS)
