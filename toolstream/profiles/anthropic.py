@@ -23,7 +23,7 @@ not know, and so is one inside a server tool result block's ``content``
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from toolstream.events import (
     BLOCK,
@@ -69,6 +69,8 @@ from toolstream.profiles.anthropic_members import (
 from toolstream.profiles.dialects import unknown_member_message, unread_member
 from toolstream.tally import Tally, fragment_colons
 
+_Entry = TypeVar("_Entry")
+"""A table's entry: MESSAGE_ENTRIES' (type -> members), USAGE_ENTRIES' (type -> Closed)."""
 _CALL_BLOCKS = {"tool_use": CLIENT, "server_tool_use": SERVER, "mcp_tool_use": SERVER}
 # The members of what carries a call (anthropic-python's ToolUseBlock,
 # ServerToolUseBlock, BetaMCPToolUseBlock, InputJSONDelta) and of the block
@@ -556,12 +558,13 @@ def _unknown_by_type(obj: Any, level: str, by_type: Mapping[str, frozenset[str]]
     return f"{level}.{min(str(member) for member in obj if member not in known)[:40]}"
 
 
-def _unknown_entry(kind: str, raw: dict[str, Any]) -> str | None:
-    """The path of what is unknown in the typed entries of event ``raw``
-    (anthropic_members.MESSAGE_ENTRIES: the entries of container.skills,
-    context_management.applied_edits, input_transformations, and the
-    diagnostics' cache_miss_reason); None when all is known or absent."""
-    for path, by_type in MESSAGE_ENTRIES.items():
+def _values_at(
+    kind: str, raw: dict[str, Any], table: Mapping[str, _Entry]
+) -> Iterator[tuple[str, _Entry, Any]]:
+    """(path, its entry of ``table``, the value there) for each path of
+    ``table`` below event ``kind`` (``[]``: an array of entries) whose value
+    event ``raw`` holds, not null."""
+    for path, shapes in table.items():
         event, _, rest = path.partition(".")
         if event != kind:
             continue
@@ -569,10 +572,18 @@ def _unknown_entry(kind: str, raw: dict[str, Any]) -> str | None:
         holder: Any = raw
         for step in steps:
             holder = holder.get(step) if type(holder) is dict else None
-        if type(holder) is not dict:
-            continue
-        array = last.endswith("[]")
-        value = holder.get(last[:-2] if array else last)
+        value = holder.get(last.removesuffix("[]")) if type(holder) is dict else None
+        if value is not None:
+            yield path, shapes, value
+
+
+def _unknown_entry(kind: str, raw: dict[str, Any]) -> str | None:
+    """The path of what is unknown in the typed entries of event ``raw``
+    (anthropic_members.MESSAGE_ENTRIES: the entries of container.skills,
+    context_management.applied_edits, input_transformations, and the
+    diagnostics' cache_miss_reason); None when all is known or absent."""
+    for path, by_type, value in _values_at(kind, raw, MESSAGE_ENTRIES):
+        array = path.endswith("[]")
         if array and type(value) is list:
             for entry in value:
                 unknown = _unknown_by_type(entry, path, by_type)
@@ -589,19 +600,8 @@ def _unknown_usage_entry(kind: str, raw: dict[str, Any]) -> str | None:
     ``raw``'s usage (anthropic_members.USAGE_ENTRIES: its iterations'
     entries, its fallback credit's status); None when all is known or
     absent."""
-    for path, shapes in USAGE_ENTRIES.items():
-        event, _, rest = path.partition(".")
-        if event != kind:
-            continue
-        *steps, last = rest.split(".")
-        holder: Any = raw
-        for step in steps:
-            holder = holder.get(step) if type(holder) is dict else None
-        array = last.endswith("[]")
-        value = holder.get(last.removesuffix("[]")) if type(holder) is dict else None
-        if value is None:
-            continue
-        if array and type(value) is list:
+    for path, shapes, value in _values_at(kind, raw, USAGE_ENTRIES):
+        if path.endswith("[]") and type(value) is list:
             for entry in value:
                 unknown = _unknown_closed(entry, path, shapes)
                 if unknown is not None:
@@ -609,7 +609,11 @@ def _unknown_usage_entry(kind: str, raw: dict[str, Any]) -> str | None:
         else:
             # (an object where the array is, or a status that is no object:
             # named by its path)
-            unknown = path.removesuffix("[]") if array else _unknown_closed(value, path, shapes)
+            unknown = (
+                path.removesuffix("[]")
+                if path.endswith("[]")
+                else _unknown_closed(value, path, shapes)
+            )
             if unknown is not None:
                 return unknown
     return None
