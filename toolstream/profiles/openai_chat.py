@@ -596,10 +596,10 @@ class OpenAIChat(Profile):
                     f" {unknown_member_message(unknown[0][:40])}",
                     event=pos,
                 )
-        self._usage(raw.get("usage"), pos)
-        usage = raw.get("usage") is not None
+        usage = raw.get("usage")
+        self._usage(usage, pos)
         for choice in choices:
-            yield from self._choice(choice, pos, usage)
+            yield from self._choice(choice, pos, usage is not None)
 
     def _usage(self, usage: Any, pos: int) -> None:
         """A chunk's ``usage``: None, or an object of the members
