@@ -42,7 +42,7 @@ from toolstream.findings import Code, Finding, ProtocolError
 from toolstream.limits import DEFAULT_LIMITS, Limits
 from toolstream.machine import SCOPE_RULES, Input, Slot, State, Turn
 from toolstream.profiles import PROFILES
-from toolstream.report import CallReport, Report, Status
+from toolstream.report import Report, Status, build_call_report
 from toolstream.strict_json import loads_strict
 
 # Findings that show tool activity even when no call could be formed.
@@ -333,7 +333,9 @@ class Gate:
 
     def _end_of_turn(self) -> None:
         turn = self._turn
-        scopes_with_calls = sorted({s.key[0] for s in turn.client_slots()})
+        slots = turn.slots
+        keys = sorted(slots)
+        scopes_with_calls = sorted({key[0] for key in keys if slots[key].kind == CLIENT})
         if len(scopes_with_calls) > 1:
             self._record(
                 ProtocolError(
@@ -344,31 +346,35 @@ class Gate:
             return
         seen_ids: dict[str, SlotKey] = {}
         schema_problems: dict[str, ProtocolError | Callable[[Any], bool]] = {}
-        for key in sorted(turn.slots):
-            slot = turn.slots[key]
+        record = self._record
+        check_call = self._check_call
+        eof, accept, terminal = Input.EOF, Input.ACCEPT, State.TERMINAL
+        for key in keys:
+            slot = slots[key]
             earlier = None
-            if slot.kind == CLIENT and slot.id is not None:
+            client = slot.kind == CLIENT
+            if client and slot.id is not None:
                 # Any earlier call counts, whatever became of it.
                 earlier = seen_ids.setdefault(slot.id, key)
                 if earlier == key:
                     earlier = None
             try:
-                slot.step(Input.EOF, None)
+                slot.step(eof, None)
             except ProtocolError as error:
-                self._record(error)
+                record(error)
                 continue
-            if slot.kind != CLIENT or slot.state is not State.TERMINAL:
+            if not client or slot.state is not terminal:
                 continue
             try:
-                self._check_call(slot, earlier, schema_problems)
+                check_call(slot, earlier, schema_problems)
             except ProtocolError as error:
                 if error.key is None:
                     error.key = slot.key
                 if error.event is None:
                     error.event = slot.terminal_pos
-                self._record(error)
+                record(error)
             else:
-                slot.step(Input.ACCEPT, None)
+                slot.step(accept, None)
         self._check_gaps()
         self._check_scopes()
 
@@ -409,14 +415,15 @@ class Gate:
         slot.arguments = text
         if text == "":
             raise ProtocolError(Code.EMPTY_ARGUMENTS, "arguments are the empty string")
-        if len(text) > self.limits.max_argument_chars:
+        limits = self.limits
+        if len(text) > limits.max_argument_chars:
             raise ProtocolError(
                 Code.LIMIT_EXCEEDED,
-                f"arguments exceed {self.limits.max_argument_chars} characters",
+                f"arguments exceed {limits.max_argument_chars} characters",
             )
         # Lone surrogates included: outside strings one is a syntax error.
         value = loads_strict(
-            text, max_depth=self.limits.max_depth, max_number_chars=self.limits.max_number_chars
+            text, max_depth=limits.max_depth, max_number_chars=limits.max_number_chars
         )
         if type(value) is not dict:
             raise ProtocolError(
@@ -520,25 +527,29 @@ class Gate:
             status = Status.PASS
         calls = []
         has_choices = self._profile.has_choices
-        for key in sorted(self._turn.slots):
-            slot = self._turn.slots[key]
+        slots = self._turn.slots
+        validated_state = State.VALIDATED
+        for key in sorted(slots):
+            slot = slots[key]
             if slot.kind == BLOCK:
                 continue
             arguments = slot.arguments
             if arguments is None:
                 arguments = "".join(slot.parts)
+            state = slot.state
+            validated = state is validated_state
             calls.append(
-                CallReport(
-                    slot=key[1],
-                    choice=key[0] if has_choices else None,
-                    kind=slot.kind,
-                    state=slot.state.value,
-                    id=slot.id,
-                    name=slot.name,
-                    arguments=arguments,
-                    input=slot.input if slot.state is State.VALIDATED else None,
-                    validated=slot.state is State.VALIDATED,
-                    findings=tuple(slot.findings),
+                build_call_report(
+                    key[1],
+                    key[0] if has_choices else None,
+                    slot.kind,
+                    state.value,
+                    slot.id,
+                    slot.name,
+                    arguments,
+                    slot.input if validated else None,
+                    validated,
+                    tuple(slot.findings),
                 )
             )
         return Report(

@@ -68,6 +68,43 @@ class CallReport:
         return out
 
 
+def build_call_report(
+    slot: int,
+    choice: int | None,
+    kind: str,
+    state: str,
+    id: str | None,
+    name: str | None,
+    arguments: str,
+    input: Any,
+    validated: bool,
+    findings: tuple[Finding, ...],
+) -> CallReport:
+    """``CallReport(...)`` with the same fields, built without the generated
+    ``__init__``: a frozen dataclass sets each field through
+    ``object.__setattr__``, 1.0 us a report against 0.2 us for one update of
+    the instance's dict, and the gate builds one per call of every turn.
+    ``CallReport`` has no ``__post_init__`` to skip (a test holds the two
+    constructions equal field for field)."""
+    report = _new_object(CallReport)
+    report.__dict__.update(
+        slot=slot,
+        choice=choice,
+        kind=kind,
+        state=state,
+        id=id,
+        name=name,
+        arguments=arguments,
+        input=input,
+        validated=validated,
+        findings=findings,
+    )
+    return report
+
+
+_new_object = object.__new__
+
+
 @dataclass(frozen=True)
 class Report:
     profile: str | None
