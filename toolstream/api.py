@@ -10,7 +10,7 @@ from toolstream.envelope import check_envelope, parse_fixture_bytes, read_fixtur
 from toolstream.file_gate import FileGate
 from toolstream.findings import Code, Finding, ProtocolError
 from toolstream.gate import Gate
-from toolstream.limits import Limits
+from toolstream.limits import DEFAULT_LIMITS, Limits
 from toolstream.report import Report, Status
 
 
@@ -66,7 +66,7 @@ def validate_bytes(
     try:
         report = None
         if len(data) >= LEDGER_MIN_BYTES:
-            report = _validate_proving_strict(data, limits or Limits(), dialects)
+            report = _validate_proving_strict(data, limits or DEFAULT_LIMITS, dialects)
         if report is None:
             report = _validate_strictly_parsed(data, limits, dialects)
         return report
@@ -80,7 +80,7 @@ def _validate_strictly_parsed(
 ) -> Report:
     """The reference route: the strict parser reads the file first."""
     try:
-        fixture = parse_fixture_bytes(data, limits or Limits())
+        fixture = parse_fixture_bytes(data, limits or DEFAULT_LIMITS)
     except ProtocolError as error:
         return _envelope_failure(None, error)
     return _validate(fixture, limits, FileGate, dialects)

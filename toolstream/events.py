@@ -14,7 +14,7 @@ scopes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolstream.findings import ProtocolError
@@ -74,6 +74,17 @@ class Fragments:
     pos: int
     count: int
     texts: dict[SlotKey, list[str]]
+    _joined: dict[SlotKey, str] | None = field(default=None, repr=False, compare=False)
+
+    def joined(self) -> dict[SlotKey, str]:
+        """Each slot's texts as one string, joined once: the ledger's tally
+        counts its colons and the machine appends it to the slot, so a
+        long run's pieces are walked once, not three times (the close
+        would join them again)."""
+        joined = self._joined
+        if joined is None:
+            joined = self._joined = {key: "".join(texts) for key, texts in self.texts.items()}
+        return joined
 
 
 @dataclass(slots=True)

@@ -316,17 +316,17 @@ class Turn:
         slots = self.slots
         limit = self.limits.max_argument_chars
         takes = []
-        for key, texts in run.texts.items():
+        for key, text in run.joined().items():
             slot = slots.get(key)
             if slot is None or slot.state is not State.ACCUMULATING:
                 return False
-            length = slot.length + sum(map(len, texts))
+            length = slot.length + len(text)
             if length > limit:
                 return False
-            takes.append((slot, texts, length))
-        for slot, texts, length in takes:
+            takes.append((slot, text, length))
+        for slot, text, length in takes:
             slot.length = length
-            slot.parts += texts
+            slot.parts.append(text)
         return True
 
     def block(self, key: SlotKey, finding: Any) -> None:

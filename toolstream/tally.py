@@ -21,4 +21,4 @@ item itself as level 1."""
 
 def fragment_colons(run: Fragments) -> int:
     """The colons in a run's argument fragments."""
-    return sum(["".join(texts).count(":") for texts in run.texts.values()])
+    return sum([text.count(":") for text in run.joined().values()])
