@@ -25,7 +25,7 @@ role-only, ``content``, ``refusal`` and ``audio`` deltas, ``logprobs``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import chain, compress, repeat
 from operator import itemgetter
 from typing import Any
@@ -105,6 +105,8 @@ FUNCTION_MEMBERS = frozenset({"name", "arguments"})
 """The choice members the profile reads or knows to carry no tool data
 (openai-python ``chat_completion_chunk.Choice``)."""
 _CHUNK_OBJECT = "chat.completion.chunk"
+_FUNCTION_TYPES = ("function", None)
+"""A tool_calls entry's ``type`` that _call takes: "function", or null."""
 # Choice members that would hold a call outside ``delta`` (a non-streaming
 # ``message``, a legacy completion ``text``): never silently skipped.
 _FOREIGN_CHOICE_MEMBERS = ("message", "text")
@@ -553,7 +555,81 @@ class OpenAIChat(Profile):
             key for key in members if key not in own and not self._dialect(level, key, pos)
         )
 
-    def feed(self, raw: Any, pos: int) -> Iterator[Event]:
+    def feed(self, raw: Any, pos: int) -> Iterable[Event]:
+        started = self._call_start(raw)
+        if started is None:
+            return self._feed(raw, pos)
+        key, id_, name, arguments = started
+        return (
+            Open(pos=pos, key=key, id=None, name=None, kind=CLIENT),
+            Fragment(pos=pos, key=key, id=id_, name=name, text=arguments),
+        )
+
+    def _call_start(self, raw: Any) -> tuple[SlotKey, str | None, str | None, str | None] | None:
+        """The usual chunk that starts a call, read without _feed's three
+        generators (one such chunk per call: 4 us against 1.5 us): one
+        choice whose delta holds nothing but one ``tool_calls`` entry with
+        an index, for a slot not seen yet, every member of every level a
+        known one, no usage, logprobs or finish reason, each value of the
+        type _feed takes without a finding.  Its key, id, name and
+        arguments text (the id and name as ``optional_text`` gives them),
+        with the slot marked seen as _call marks it; None for any other
+        chunk, which _feed reads."""
+        if type(raw) is not dict or not raw.keys() <= CHUNK_MEMBERS:
+            return None  # (an "error" member is not among them)
+        choices = raw.get("choices")
+        if (
+            type(choices) is not list
+            or len(choices) != 1
+            or raw.get("usage") is not None
+            or raw.get("object") == "error"
+        ):
+            return None
+        choice = choices[0]
+        if (
+            type(choice) is not dict
+            or not choice.keys() <= CHOICE_MEMBERS
+            or choice.get("logprobs") is not None
+            or choice.get("finish_reason") is not None
+        ):
+            return None
+        delta = choice.get("delta")
+        if type(delta) is not dict or len(delta) != 1:
+            return None
+        calls = delta.get("tool_calls")
+        if type(calls) is not list or len(calls) != 1:
+            return None
+        call = calls[0]
+        if type(call) is not dict or not call.keys() <= TOOL_CALL_MEMBERS:
+            return None
+        function = call.get("function")
+        if type(function) is not dict or not function.keys() <= FUNCTION_MEMBERS:
+            return None
+        number, index = choice.get("index", 0), call.get("index")
+        limit = self.limits.max_slot_index
+        if (
+            type(number) is not int
+            or type(index) is not int
+            or not 0 <= number <= limit
+            or not 0 <= index <= limit
+        ):
+            return None
+        key = (number, index)
+        id_, name, arguments = call.get("id"), function.get("name"), function.get("arguments")
+        if (
+            key in self._seen
+            or call.get("type", "function") not in _FUNCTION_TYPES
+            or (id_ is not None and type(id_) is not str)
+            or (name is not None and type(name) is not str)
+            or (arguments is not None and type(arguments) is not str)
+        ):
+            return None
+        self._seen.add(key)
+        if index >= self._next_index.get(number, 0):
+            self._next_index[number] = index + 1
+        return key, id_ or None, name or None, arguments
+
+    def _feed(self, raw: Any, pos: int) -> Iterator[Event]:
         if type(raw) is not dict:
             raise ProtocolError(
                 Code.UNSUPPORTED_EVENT, f"chunk is {describe(raw)}, not an object", event=pos
