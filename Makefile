@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: version-env guard-sweep extras-check gateways-report adapters-js js-if-node test release-check lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-serve-cpu bench-matrix-cpu bench-patterns bench-clients bench-shrink client-versions field-bugs
+.PHONY: version-env guard-sweep extras-check gateways-report adapters-js js-if-node test release-check lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-serve-cpu bench-digest bench-matrix-cpu bench-patterns bench-clients bench-shrink client-versions field-bugs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -162,6 +162,11 @@ bench-serve: $(STAMP)
 # The server's own CPU per request (handler thread CPU time), 300 cases once each; docs/performance.md.
 bench-serve-cpu: $(STAMP)
 	$(BIN)/python bench/serve_cpu.py
+
+# Digests of every corpus case's and bench stream's reports (three routes):
+# run on two trees (PYTHONPATH=TREE) to show a speed change changed no byte.
+bench-digest: $(STAMP)
+	$(BIN)/python bench/report_digest.py
 
 # A whole-corpus single-transport client matrix's CPU seconds (cut-close, a client per
 # wire format, one JS, one LiteLLM route; -j 2), trees interleaved; docs/performance.md.
