@@ -20,6 +20,12 @@ and the cheap structural ones (``type``, ``required``,
 own function from ``_keywords.KEYWORDS``, so its semantics exist once.  The
 validator's depth limit is mirrored, and a work budget turns pathological
 ``anyOf`` nesting (which the validator memoizes) into "not known".
+
+The usual tool schema (plain objects and arrays down to fused leaves) is
+then written out as Python source by :func:`generate`: the same tests in the
+same order, with no call per member, each level's depth known when the
+source is written and the schema's values passed in as bound names, never
+as source text.  Every other node stays a closure, which the source calls.
 """
 
 from __future__ import annotations
@@ -84,13 +90,43 @@ class _Unsupported(Exception):
 def acceptor(schema: Any) -> Callable[[Any], bool]:
     """A predicate over instances of ``schema`` (which passed ``check_schema``):
     True only if ``first_violation(schema, instance)`` is None.  A schema the
-    compiler cannot take gives a predicate that always says "not known"."""
+    compiler cannot take gives a predicate that always says "not known".
+
+    A root that is a plain object or array runs as generated source (see
+    :class:`_Source`), which calls the closures for the nodes it does not
+    cover; any other root runs the closures alone (:func:`closure_acceptor`)."""
+    budget = [0]
+    try:
+        compiler = _Compiler(schema, budget)
+        root = compiler.node(schema)
+    except (_Unsupported, _refs.RefError, LookupError, TypeError, RecursionError):
+        return lambda instance: False
+    generated = generate(compiler, schema, 0)
+    if generated is None:
+        return _closure_predicate(root, budget)
+
+    def accept(instance: Any) -> bool:
+        budget[0] = WORK_BUDGET
+        try:
+            return generated(instance)
+        except (RecursionError, ProtocolError):
+            return False
+
+    return accept
+
+
+def closure_acceptor(schema: Any) -> Callable[[Any], bool]:
+    """:func:`acceptor` with the closures alone, never generated source (the
+    reference the generated predicates are tested against)."""
     budget = [0]
     try:
         root = _Compiler(schema, budget).node(schema)
     except (_Unsupported, _refs.RefError, LookupError, TypeError, RecursionError):
         return lambda instance: False
+    return _closure_predicate(root, budget)
 
+
+def _closure_predicate(root: Accept, budget: list[int]) -> Callable[[Any], bool]:
     def accept(instance: Any) -> bool:
         budget[0] = WORK_BUDGET
         try:
@@ -110,6 +146,11 @@ class _Compiler:
         self.fast: dict[int, FastTest] = {}
         """The inline test (see :func:`_fast_test`) of each fused leaf that
         has one, by the id of its node (which ``compiled`` keeps alive)."""
+        self.shapes: dict[int, str] = {}
+        """``"leaf"`` (:func:`_fused_leaf`), ``"checks"`` (:func:`_checks_only`),
+        ``"array"`` (:func:`_plain_array`) or ``"object"``
+        (:func:`_plain_object`): how each schema node (by its id; the root
+        keeps it alive) was compiled, when it is one of those."""
 
     def node(self, schema: Any) -> Accept:
         if schema is True:
@@ -146,16 +187,19 @@ class _Compiler:
         if not properties and items is None and not has_anyof and ref is None:
             fused = _fused_leaf(schema, checks)
             if fused is None:
+                self.shapes[id(schema)] = "checks"
                 return _checks_only(checks)
             fast = _fast_test(schema)
             if fast is not None:
                 self.fast[id(fused)] = fast
+            self.shapes[id(schema)] = "leaf"
             return fused
         if (
             schema.get("type") == "array"
             and sorted(k for k in schema if k in EVALUATION_ORDER) == ["items", "type"]
             and items is not None
         ):
+            self.shapes[id(schema)] = "array"
             return _plain_array(items, budget)
         if (
             schema.get("type") == "object"
@@ -165,6 +209,7 @@ class _Compiler:
             and ref is None
         ):
             inline = {name: self.fast.get(id(node)) for name, node in properties.items()}
+            self.shapes[id(schema)] = "object"
             return _plain_object(schema, properties, budget, inline)
 
         def accept(instance: Any, depth: int) -> bool:
@@ -462,3 +507,365 @@ def _yes(instance: Any, depth: int) -> bool:
 
 def _no(instance: Any, depth: int) -> bool:
     return False
+
+
+# -- generated source ------------------------------------------------------------------------
+# The closures above cost a Python call per node and a tuple unpacking per
+# inline member test.  For the nodes they compile as fused leaves, plain
+# arrays and plain objects, generate() writes one Python function instead:
+# each member or item tested inline, each level's depth a constant.  The
+# source holds no schema value: every name, bound, enum, node and count is a
+# parameter of the factory that the source defines (named by the generator,
+# never by the schema), so the same shape of schema gives the same source,
+# compiled once per process (_FACTORIES).  Any other node is called as its
+# closure, at its own level's depth.
+
+_MAX_LOOPS = 4
+"""Nested loops (also counted for plain objects, which loop only over many
+properties) in one generated function; deeper nodes get a function of their
+own.  CPython allows 20 nested blocks and 100 indentation levels."""
+
+_MAX_INDENT = 40
+"""Indentation levels in one generated function before a node gets a function of its own."""
+
+_MAX_GENERATED = 1_000
+"""Nodes one predicate's source holds; beyond, nodes are called as closures."""
+
+_MAX_LOOKUPS = 12
+"""A plain object with more properties to test than this loops over its
+members (and looks each one up in a table); up to this it looks up each
+property by name."""
+
+_MAX_FACTORIES = 256
+"""Compiled sources kept (by source text); the table is emptied when full."""
+
+_FACTORIES: dict[str, Callable[..., Callable[[Any], bool]]] = {}
+
+_BUILTINS: dict[str, Any] = {
+    "type": type,
+    "isinstance": isinstance,
+    "len": len,
+    "dict": dict,
+    "list": list,
+    "int": int,
+    "str": str,
+    "KeyError": KeyError,
+    "has_type": _json.has_type,
+}
+"""The only globals generated source uses, each a parameter of its factory
+(the source is run with empty builtins)."""
+
+_BOUND_TESTS = {
+    "minimum": ">=",
+    "maximum": "<=",
+    "exclusiveMinimum": ">",
+    "exclusiveMaximum": "<",
+}
+"""The comparison of an exact int instance with each bound, as in
+:func:`_fused_leaf` (the instance on the left)."""
+
+
+def generate(compiler: _Compiler, schema: Any, depth: int) -> Callable[[Any], bool] | None:
+    """``compiler``'s node for ``schema`` (compiled by it) applied at level
+    ``depth``, as one generated function of the instance that answers as
+    ``compiler.node(schema)(instance, depth)`` does, spending the same budget
+    (``compiler.budget``: the caller sets it; after a True it holds what is
+    left, as after the closure).  None unless ``schema`` was compiled (by
+    ``compiler.node``) as a plain object or array, or if the source does
+    not compile."""
+    if not isinstance(schema, dict) or compiler.shapes.get(id(schema)) not in ("array", "object"):
+        return None
+    source = _Source(compiler)
+    try:
+        text = source.text(schema, depth)
+        factory = _FACTORIES.get(text)
+        if factory is None:
+            namespace: dict[str, Any] = {}
+            code = compile(text, "<toolstream.schema acceptor>", "exec")
+            exec(code, {"__builtins__": {}}, namespace)
+            factory = namespace["factory"]
+            if len(_FACTORIES) >= _MAX_FACTORIES:
+                _FACTORIES.clear()
+            _FACTORIES[text] = factory
+    except (RecursionError, SyntaxError, MemoryError):
+        return None
+    return factory(**source.bindings)
+
+
+def _indented(lines: list[str], levels: int = 1) -> list[str]:
+    pad = "    " * levels
+    return [pad + line for line in lines]
+
+
+class _Source:
+    """The source of one generated predicate and the values its names stand for.
+
+    Each ``node`` method returns the statements that test the value in the
+    variable ``x`` against a schema node at level ``depth`` and ``return
+    False`` where the node's closure would answer False; they fall through
+    where it would answer True.  The work budget is the local ``left``,
+    written back to ``budget[0]`` around every call of a closure that may
+    spend it or read it (a fused leaf does neither)."""
+
+    def __init__(self, compiler: _Compiler) -> None:
+        self.compiler = compiler
+        self.bindings: dict[str, Any] = {"budget": compiler.budget, **_BUILTINS}
+        self.functions: list[list[str]] = []
+        self.depths: dict[int, str] = {}
+        self.names = 0
+        self.nodes = 0
+        self.calls = 0
+        """Calls of closures that may spend or read the budget (see :meth:`object`)."""
+
+    def text(self, schema: Any, depth: int) -> str:
+        body = self.node(schema, "x", depth, 0, 2)
+        lines = ["def factory(" + ", ".join(self.bindings) + "):"]
+        for function in self.functions:
+            lines += _indented(function)
+        lines += ["    def accept(x):", "        left = budget[0]"]
+        lines += _indented(body, 2)
+        lines += ["        budget[0] = left", "        return True", "    return accept", ""]
+        return "\n".join(lines)
+
+    def name(self, prefix: str) -> str:
+        self.names += 1
+        return f"{prefix}{self.names}"
+
+    def bind(self, prefix: str, value: Any) -> str:
+        name = self.name(prefix)
+        self.bindings[name] = value
+        return name
+
+    def depth(self, depth: int) -> str:
+        name = self.depths.get(depth)
+        if name is None:
+            name = self.depths[depth] = self.bind("depth", depth)
+        return name
+
+    def node(self, schema: Any, x: str, depth: int, loops: int, indent: int) -> list[str]:
+        if depth > MAX_VALIDATION_DEPTH:
+            return ["return False"]  # every node's first test
+        if schema is True:
+            return []
+        if schema is False:
+            return ["return False"]
+        shape = self.compiler.shapes.get(id(schema)) if isinstance(schema, dict) else None
+        if shape == "checks":
+            return self.checks(schema, x, depth)
+        if shape is None or self.nodes >= _MAX_GENERATED:
+            return self.call(schema, x, depth)
+        self.nodes += 1
+        if shape == "leaf":
+            return self.leaf(schema, x, depth)
+        if loops >= _MAX_LOOPS or indent >= _MAX_INDENT:
+            return self.part(schema, x, depth, shape)
+        if shape == "array":
+            return self.array(schema, x, depth, loops, indent)
+        return self.object(schema, x, depth, loops, indent)
+
+    def call(self, schema: Any, x: str, depth: int) -> list[str]:
+        """The node's closure, the budget passed both ways."""
+        node = self.bind("node", self.compiler.compiled[id(schema)])
+        self.calls += 1
+        return [
+            "budget[0] = left",
+            f"if not {node}({x}, {self.depth(depth)}):",
+            "    return False",
+            "left = budget[0]",
+        ]
+
+    def checks(self, schema: dict[str, Any], x: str, depth: int) -> list[str]:
+        """A node that does not descend and is no fused leaf: its closure,
+        which neither spends nor reads the budget."""
+        node = self.bind("node", self.compiler.compiled[id(schema)])
+        return [f"if not {node}({x}, {self.depth(depth)}):", "    return False"]
+
+    def part(self, schema: dict[str, Any], x: str, depth: int, shape: str) -> list[str]:
+        """An object or array node as a function of its own."""
+        function = self.name("part")
+        param = self.name("x")
+        if shape == "array":
+            body = self.array(schema, param, depth, 0, 2)
+        else:
+            body = self.object(schema, param, depth, 0, 2)
+        self.functions.append(
+            [
+                f"def {function}({param}):",
+                "    left = budget[0]",
+                *_indented(body),
+                "    budget[0] = left",
+                "    return True",
+            ]
+        )
+        return [
+            "budget[0] = left",
+            f"if not {function}({x}):",
+            "    return False",
+            "left = budget[0]",
+        ]
+
+    def leaf(self, schema: dict[str, Any], x: str, depth: int) -> list[str]:
+        """A fused leaf (:func:`_fused_leaf`, within the depth limit): its
+        inline branch inline; any other instance calls its closure, which
+        then takes the node's checks."""
+        evaluated = [keyword for keyword in KEYWORDS if keyword in schema]
+        name = schema["type"]
+        if len(evaluated) == 1:
+            if name in ("integer", "number"):
+                type_name = self.bind("name", name)
+                return [
+                    f"if type({x}) is not int and not has_type({x}, {type_name}):",
+                    "    return False",
+                ]
+            if name == "null":
+                return [f"if {x} is not None:", "    return False"]
+            kind = self.bind("kind", _SIMPLE_TYPES[name])
+            return [f"if not isinstance({x}, {kind}):", "    return False"]
+        keyword = evaluated[1]
+        value = schema[keyword]
+        node = self.bind("node", self.compiler.compiled[id(schema)])
+        if name in ("integer", "number"):
+            kind = "int"
+            test = f"{x} {_BOUND_TESTS[keyword]} {self.bind('bound', value)}"
+        elif keyword == "enum":
+            kind = "str"
+            strings = frozenset(option for option in value if type(option) is str)
+            test = f"{x} in {self.bind('enum', strings)}"
+        else:
+            kind = "str"
+            comparison = {"minLength": ">=", "maxLength": "<="}[keyword]
+            test = f"len({x}) {comparison} {self.bind('length', value)}"
+        return [
+            f"if type({x}) is {kind}:",
+            f"    if not {test}:",
+            "        return False",
+            f"elif not {node}({x}, {self.depth(depth)}):",
+            "    return False",
+        ]
+
+    def array(
+        self, schema: dict[str, Any], x: str, depth: int, loops: int, indent: int
+    ) -> list[str]:
+        """:func:`_plain_array`'s steps."""
+        item = self.name("v")
+        body = self.node(schema["items"], item, depth + 1, loops + 1, indent + 1)
+        return [
+            "left -= 1",
+            f"if left < 0 or not isinstance({x}, list):",
+            "    return False",
+            f"for {item} in {x}:",
+            *_indented(body or ["pass"]),
+        ]
+
+    def object(
+        self, schema: dict[str, Any], x: str, depth: int, loops: int, indent: int
+    ) -> list[str]:
+        """:func:`_plain_object`'s steps.  Its members in the instance's order
+        as the closure takes them, or, when no member's test calls a closure
+        that spends or reads the budget and there are few properties, each
+        property looked up by name in the schema's order: then what is
+        spent is the same sum whatever the order, and it can only run out
+        when it would in the closure too, so the answer is the same."""
+        properties: dict[str, Any] = schema.get("properties", {})
+        value = self.name("v")
+        calls = self.calls
+        deepest = indent + 3 + len(properties).bit_length()
+        bodies = {
+            name: self.node(sub, value, depth + 1, loops + 1, deepest)
+            for name, sub in properties.items()
+        }
+        lines = [
+            f"if type({x}) is not dict:",
+            "    return False",
+            "left -= 1",
+            "if left < 0:",
+            "    return False",
+        ]
+        if self.calls == calls and len(properties) <= _MAX_LOOKUPS:
+            return lines + self.lookups(schema, x, value, bodies)
+        return lines + self.members(schema, x, value, bodies)
+
+    def lookups(
+        self, schema: dict[str, Any], x: str, value: str, bodies: dict[str, list[str]]
+    ) -> list[str]:
+        """Each property looked up by name: a required one must be there;
+        with ``additionalProperties: false`` the members found are counted
+        and must be all there are."""
+        required = set(schema.get("required", ()))
+        closed = schema.get("additionalProperties") is False
+        lines: list[str] = []
+        undeclared = frozenset(required.difference(bodies))
+        if undeclared:
+            names = self.bind("required", undeclared)
+            lines += [f"if not {x}.keys() >= {names}:", "    return False"]
+        count = self.name("found")
+        if closed:
+            declared_required = sum(1 for name in bodies if name in required)
+            lines.append(f"{count} = {self.bind('count', declared_required)}")
+        for name, body in bodies.items():
+            key = self.bind("key", name)
+            if name in required:
+                if body:
+                    lines += [
+                        "try:",
+                        f"    {value} = {x}[{key}]",
+                        "except KeyError:",
+                        "    return False",
+                        *body,
+                    ]
+                else:
+                    lines += [f"if {key} not in {x}:", "    return False"]
+                continue
+            inner = [f"{count} += 1"] if closed else []
+            if body:
+                inner += [f"{value} = {x}[{key}]", *body]
+            if inner:
+                lines += [f"if {key} in {x}:", *_indented(inner)]
+        if closed:
+            lines += [f"if len({x}) != {count}:", "    return False"]
+        return lines
+
+    def members(
+        self, schema: dict[str, Any], x: str, value: str, bodies: dict[str, list[str]]
+    ) -> list[str]:
+        """The members in the instance's order, as :func:`_plain_object`
+        takes them; each found in a table of the properties to test, and
+        its test chosen by halving that table."""
+        lines: list[str] = []
+        tests = []
+        if "required" in schema:
+            tests.append(f"{{keys}} >= {self.bind('required', frozenset(schema['required']))}")
+        if schema.get("additionalProperties") is False:
+            tests.append(f"{{keys}} <= {self.bind('declared', frozenset(bodies))}")
+        if tests:
+            keys = self.name("keys")
+            condition = " and ".join(test.format(keys=keys) for test in tests)
+            lines += [f"{keys} = {x}.keys()", f"if not ({condition}):", "    return False"]
+        tested = [name for name, body in bodies.items() if body]
+        if not tested:
+            return lines
+        tags = self.bind("tags", {name: i for i, name in enumerate(tested)}.get)
+        key = self.name("k")
+        tag = self.name("t")
+        active = [bodies[name] for name in tested]
+        return [
+            *lines,
+            f"for {key}, {value} in {x}.items():",
+            f"    {tag} = {tags}({key})",
+            f"    if {tag} is not None:",
+            *_indented(_dispatch(tag, active, 0, len(active)), 2),
+        ]
+
+
+def _dispatch(tag: str, bodies: list[list[str]], low: int, high: int) -> list[str]:
+    """The body of the member whose tag (an index into ``bodies``, in
+    ``low``..``high - 1``) is in the variable ``tag``."""
+    if high - low == 1:
+        return bodies[low]
+    middle = (low + high) // 2
+    return [
+        f"if {tag} < {middle}:",
+        *_indented(_dispatch(tag, bodies, low, middle)),
+        "else:",
+        *_indented(_dispatch(tag, bodies, middle, high)),
+    ]
