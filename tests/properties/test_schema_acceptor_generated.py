@@ -25,6 +25,7 @@ from toolstream.schema._accept import (
     _Source,
     closure_acceptor,
     generate,
+    generated_acceptor,
 )
 from toolstream.schema._validator import MAX_VALIDATION_DEPTH
 
@@ -221,7 +222,7 @@ def test_generated_predicate_agrees_with_the_closures(data: Any, schema: Any) ->
     compiler = _Compiler(schema, [0])
     compiler.node(schema)
     assert generate(compiler, schema, 0) is not None  # the generated path is the one tested
-    new, old = acceptor(schema), closure_acceptor(schema)
+    new, old = generated_acceptor(schema), closure_acceptor(schema)
     for _ in range(4):
         instance = data.draw(_instances(schema))
         answer = new(instance)
@@ -294,7 +295,7 @@ def test_deep_schemas_keep_the_depth_limit_at_every_level(levels: int) -> None:
     check_schema(schema)
     compiler = _Compiler(schema, [0])
     node = compiler.node(schema)
-    assert acceptor(schema)(instance) is True
+    assert generated_acceptor(schema)(instance) is True
     for depth in range(MAX_VALIDATION_DEPTH - levels - 2, MAX_VALIDATION_DEPTH + 2):
         generated = generate(compiler, schema, depth)
         assert generated is not None
@@ -323,7 +324,7 @@ def test_the_depth_limit_is_the_validators() -> None:
         compiler = _Compiler(schema, [0])
         compiler.node(schema)
         assert generate(compiler, schema, 0) is not None
-        assert acceptor(schema)(instance) is valid
+        assert generated_acceptor(schema)(instance) is valid
         assert closure_acceptor(schema)(instance) is valid
         if not valid:
             with pytest.raises(ProtocolError):
@@ -393,7 +394,7 @@ def test_present_null_members_are_tested(closed: bool) -> None:
         "required": ["s", "r"],
         "additionalProperties": not closed,
     }
-    accept, old = acceptor(schema), closure_acceptor(schema)
+    accept, old = generated_acceptor(schema), closure_acceptor(schema)
     cases: list[tuple[Any, bool]] = [
         ({"s": "x"}, False),
         ({"s": "x", "r": None}, True),
@@ -435,7 +436,7 @@ def test_exact_types() -> None:
             },
         },
     }
-    accept, old = acceptor(schema), closure_acceptor(schema)
+    accept, old = generated_acceptor(schema), closure_acceptor(schema)
     instances: list[Any] = [
         [{"i": True}], [{"i": 1.0}], [{"i": 5.5}], [{"i": 6}], [{"n": True}], [{"n": 1.5}],
         [{"b": 1}], [{"b": False}], [{"e": Text("a")}], [{"e": "b"}], [{"i": Number(3)}],
@@ -459,7 +460,7 @@ def test_shared_nodes_past_the_size_cap_are_called() -> None:
     instance: Any = ["ab"]
     for _ in range(11):
         instance = {"a": instance, "b": instance}
-    assert acceptor(node)(instance) is True
+    assert generated_acceptor(node)(instance) is True
     assert closure_acceptor(node)(instance) is True
 
 
@@ -479,7 +480,7 @@ def test_schema_values_are_never_source() -> None:
     text = _Source(compiler).text(schema, 0)
     assert hostile not in text
     assert "import" not in text
-    accept = acceptor(schema)
+    accept = generated_acceptor(schema)
     assert accept({hostile: hostile, "n\n": 2}) is True
     assert accept({hostile: "x"}) is False
     other = {
@@ -491,5 +492,23 @@ def test_schema_values_are_never_source() -> None:
     compiler.node(other)
     assert _Source(compiler).text(other, 0) == text
     assert text in _FACTORIES
-    assert acceptor(other)({"p": "q", "r": 5}) is True
-    assert acceptor(other)({"p": "q", "r": 4}) is False
+    assert generated_acceptor(other)({"p": "q", "r": 5}) is True
+    assert generated_acceptor(other)({"p": "q", "r": 4}) is False
+
+
+def test_the_public_acceptor_runs_the_closures_once_then_the_generated_source() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"p": {"type": "string", "minLength": 1}, "n": {"type": "integer"}},
+        "required": ["p"],
+        "additionalProperties": False,
+    }
+    check_schema(schema)
+    _FACTORIES.clear()  # a cache: emptied, it is filled again
+    accept = acceptor(schema)
+    assert accept({"p": "q"}) is True
+    assert not _FACTORIES  # one call: no source written
+    instances: list[Any] = [{"p": "q", "n": 1}, {"p": ""}, {"n": 1}, []]
+    answers = [accept(instance) for instance in instances]
+    assert answers == [True, False, False, False]
+    assert len(_FACTORIES) == 1  # written at the second call, kept after
