@@ -99,12 +99,10 @@ def acceptor(schema: Any) -> Callable[[Any], bool]:
     call), so a predicate made for one call (``Gate`` makes one per tool and
     turn) never pays for it, and one kept for many (``FileGate``'s cache, a
     turn of parallel calls) does once."""
-    budget = [0]
-    try:
-        compiler = _Compiler(schema, budget)
-        root = compiler.node(schema)
-    except (_Unsupported, _refs.RefError, LookupError, TypeError, RecursionError):
-        return lambda instance: False
+    compiled = _compiled(schema)
+    if compiled is None:
+        return _not_known
+    compiler, root, budget = compiled
     closures = _closure_predicate(root, budget)
     chosen = [closures]
     calls = [0]
@@ -122,13 +120,27 @@ def acceptor(schema: Any) -> Callable[[Any], bool]:
 def generated_acceptor(schema: Any) -> Callable[[Any], bool]:
     """:func:`acceptor` with the generated source from its first call (the
     closures alone for a root that is not a plain object or array)."""
+    compiled = _compiled(schema)
+    if compiled is None:
+        return _not_known
+    compiler, root, budget = compiled
+    return _generated_predicate(compiler, schema, budget) or _closure_predicate(root, budget)
+
+
+def _compiled(schema: Any) -> tuple[_Compiler, Accept, list[int]] | None:
+    """The compiler (which keeps every node's closure), the root's closure
+    and their shared budget; None for a schema the compiler cannot take."""
     budget = [0]
     try:
         compiler = _Compiler(schema, budget)
-        root = compiler.node(schema)
+        return compiler, compiler.node(schema), budget
     except (_Unsupported, _refs.RefError, LookupError, TypeError, RecursionError):
-        return lambda instance: False
-    return _generated_predicate(compiler, schema, budget) or _closure_predicate(root, budget)
+        return None
+
+
+def _not_known(instance: Any) -> bool:
+    """The predicate of a schema the compiler cannot take."""
+    return False
 
 
 def _generated_predicate(
@@ -151,11 +163,10 @@ def _generated_predicate(
 def closure_acceptor(schema: Any) -> Callable[[Any], bool]:
     """:func:`acceptor` with the closures alone, never generated source (the
     reference the generated predicates are tested against)."""
-    budget = [0]
-    try:
-        root = _Compiler(schema, budget).node(schema)
-    except (_Unsupported, _refs.RefError, LookupError, TypeError, RecursionError):
-        return lambda instance: False
+    compiled = _compiled(schema)
+    if compiled is None:
+        return _not_known
+    _, root, budget = compiled
     return _closure_predicate(root, budget)
 
 
@@ -700,12 +711,7 @@ class _Source:
         """The node's closure, the budget passed both ways."""
         node = self.bind("node", self.compiler.compiled[id(schema)])
         self.calls += 1
-        return [
-            "budget[0] = left",
-            f"if not {node}({x}, {self.depth(depth)}):",
-            "    return False",
-            "left = budget[0]",
-        ]
+        return _spending(f"{node}({x}, {self.depth(depth)})")
 
     def checks(self, schema: dict[str, Any], x: str, depth: int) -> list[str]:
         """A node that does not descend and is no fused leaf: its closure,
@@ -730,12 +736,7 @@ class _Source:
                 "    return True",
             ]
         )
-        return [
-            "budget[0] = left",
-            f"if not {function}({x}):",
-            "    return False",
-            "left = budget[0]",
-        ]
+        return _spending(f"{function}({x})")
 
     def leaf(self, schema: dict[str, Any], x: str, depth: int) -> list[str]:
         """A fused leaf (:func:`_fused_leaf`, within the depth limit): its
@@ -902,3 +903,9 @@ def _dispatch(tag: str, bodies: list[list[str]], low: int, high: int) -> list[st
         "else:",
         *_indented(_dispatch(tag, bodies, middle, high)),
     ]
+
+
+def _spending(call: str) -> list[str]:
+    """The lines of a test by ``call``, code that may spend the budget: the
+    budget kept in the local ``left`` is handed to it and taken back."""
+    return ["budget[0] = left", f"if not {call}:", "    return False", "left = budget[0]"]
