@@ -34,8 +34,8 @@ from toolstream.strict_json import loads_strict, loads_unchecked
 OPTIONAL_KEYS = ("request", "meta", "expect")
 _ESCAPED_COLON = re.compile(rb"\\u003[aA]")
 # One search by the expression alone: ``b"\\u003" in data`` first takes 2.4x
-# fewer instructions, but more time (47 against 40 us over the 1k-chunk
-# anthropic-par16 bench file, 132 against 95 us over openai-par16): the C
+# fewer instructions, but more time (45.8 against 35.8 us over the 1k-chunk
+# anthropic-par16 bench file, 156 against 95 us over openai-par16): the C
 # substring search's skips are mostly not taken on JSON text.
 
 

@@ -333,9 +333,7 @@ class Gate:
 
     def _end_of_turn(self) -> None:
         turn = self._turn
-        slots = turn.slots
-        keys = sorted(slots)
-        scopes_with_calls = sorted({key[0] for key in keys if slots[key].kind == CLIENT})
+        scopes_with_calls = sorted({s.key[0] for s in turn.client_slots()})
         if len(scopes_with_calls) > 1:
             self._record(
                 ProtocolError(
@@ -346,35 +344,31 @@ class Gate:
             return
         seen_ids: dict[str, SlotKey] = {}
         schema_problems: dict[str, ProtocolError | Callable[[Any], bool]] = {}
-        record = self._record
-        check_call = self._check_call
-        eof, accept, terminal = Input.EOF, Input.ACCEPT, State.TERMINAL
-        for key in keys:
-            slot = slots[key]
+        for key in sorted(turn.slots):
+            slot = turn.slots[key]
             earlier = None
-            client = slot.kind == CLIENT
-            if client and slot.id is not None:
+            if slot.kind == CLIENT and slot.id is not None:
                 # Any earlier call counts, whatever became of it.
                 earlier = seen_ids.setdefault(slot.id, key)
                 if earlier == key:
                     earlier = None
             try:
-                slot.step(eof, None)
+                slot.step(Input.EOF, None)
             except ProtocolError as error:
-                record(error)
+                self._record(error)
                 continue
-            if not client or slot.state is not terminal:
+            if slot.kind != CLIENT or slot.state is not State.TERMINAL:
                 continue
             try:
-                check_call(slot, earlier, schema_problems)
+                self._check_call(slot, earlier, schema_problems)
             except ProtocolError as error:
                 if error.key is None:
                     error.key = slot.key
                 if error.event is None:
                     error.event = slot.terminal_pos
-                record(error)
+                self._record(error)
             else:
-                slot.step(accept, None)
+                slot.step(Input.ACCEPT, None)
         self._check_gaps()
         self._check_scopes()
 
@@ -415,15 +409,14 @@ class Gate:
         slot.arguments = text
         if text == "":
             raise ProtocolError(Code.EMPTY_ARGUMENTS, "arguments are the empty string")
-        limits = self.limits
-        if len(text) > limits.max_argument_chars:
+        if len(text) > self.limits.max_argument_chars:
             raise ProtocolError(
                 Code.LIMIT_EXCEEDED,
-                f"arguments exceed {limits.max_argument_chars} characters",
+                f"arguments exceed {self.limits.max_argument_chars} characters",
             )
         # Lone surrogates included: outside strings one is a syntax error.
         value = loads_strict(
-            text, max_depth=limits.max_depth, max_number_chars=limits.max_number_chars
+            text, max_depth=self.limits.max_depth, max_number_chars=self.limits.max_number_chars
         )
         if type(value) is not dict:
             raise ProtocolError(

@@ -567,7 +567,7 @@ class OpenAIChat(Profile):
 
     def _call_start(self, raw: Any) -> tuple[SlotKey, str | None, str | None, str | None] | None:
         """The usual chunk that starts a call, read without _feed's three
-        generators (one such chunk per call: 4 us against 1.5 us): one
+        generators (one such chunk per call: 2.2 us against 3.4 us): one
         choice whose delta holds nothing but one ``tool_calls`` entry with
         an index, for a slot not seen yet, every member of every level a
         known one, no usage, logprobs or finish reason, each value of the
