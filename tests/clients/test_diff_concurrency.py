@@ -3,9 +3,7 @@
 
 * an adapter that declares ``concurrent_runs`` has several cases in flight
   in threads, and the result is that of a serial run, in case order;
-* one that does not runs every case one at a time in its lane: the
-  adapters of one lane take turns in one thread, different lanes run side
-  by side, the common lane in the calling thread;
+* one that does not runs every case in the calling thread, one at a time;
 * the process-wide logging and warnings switches a run sets are restored
   once it is over, threads or not;
 * ``CaseIndex.lazy`` reads a case on the first request for it and never one
@@ -55,40 +53,23 @@ class Recorder(Adapter):
     package = ""
     profiles = ("openai",)
 
-    def __init__(
-        self,
-        concurrent: bool,
-        wait: float = 0.02,
-        lane: str | None = None,
-        shared: Recorder | None = None,
-        meet: threading.Barrier | None = None,
-    ) -> None:
+    def __init__(self, concurrent: bool, wait: float = 0.02) -> None:
         self.concurrent_runs = concurrent
-        self.lane = lane
         self.wait = wait
         self.threads: set[str] = set()
         self.in_flight = 0
         self.most = 0
         self.lock = threading.Lock()
-        self.counts = shared or self
-        """The recorder whose ``in_flight`` and ``most`` count this one's runs
-        too (several adapters of one lane)."""
-        self.meet = meet
-        """Met by this adapter's first run (with another lane's first run)."""
 
     def available(self) -> bool:
         return True
 
     def run(self, fixture: Mapping[str, Any]) -> AdapterResult:
-        counts = self.counts
-        with counts.lock:
+        with self.lock:
             self.threads.add(threading.current_thread().name)
-            counts.in_flight += 1
-            counts.most = max(counts.most, counts.in_flight)
+            self.in_flight += 1
+            self.most = max(self.most, self.in_flight)
         try:
-            if self.meet is not None:
-                meet, self.meet = self.meet, None
-                meet.wait(timeout=10)  # broken (raises) unless the other lane runs meanwhile
             time.sleep(self.wait)
             with library_raised("a library"):  # as the drivers run theirs
                 logging.getLogger("some.library").warning("noise")
@@ -97,8 +78,8 @@ class Recorder(Adapter):
             call = AdapterCall(id=first["id"], name="weather", arguments='{"city":"Paris"}')
             return AdapterResult(calls=(call,), rejected=False, invalid=(), finish_reason="x")
         finally:
-            with counts.lock:
-                counts.in_flight -= 1
+            with self.lock:
+                self.in_flight -= 1
 
 
 def loaded(adapter: Adapter, name: str) -> LoadedAdapter:
@@ -126,49 +107,6 @@ def test_concurrent_adapter_overlaps_cases_and_matches_a_serial_run() -> None:
     handed = [r.outcomes["threaded"].handed for r in together if r.path != "other"]
     assert [calls[0].id for calls in handed] == [f"call_{n}" for n in range(60)]
     assert together[30].outcomes["threaded"].classification == "not_run"
-
-
-def test_lanes_take_turns_within_and_run_side_by_side_across() -> None:
-    cases = [case_from_fixture(f, f"case-{n}") for n, f in enumerate(fixtures(45))]
-    meet = threading.Barrier(2)
-    first = Recorder(concurrent=False, wait=0.002, lane="a", meet=meet)
-    second = Recorder(concurrent=False, wait=0.002, lane="a", shared=first)
-    other = Recorder(concurrent=False, wait=0.002, lane="b", meet=meet)
-    common = Recorder(concurrent=False, wait=0.002)
-    threaded = Recorder(concurrent=True, wait=0.002)
-    named = {"first": first, "second": second, "other": other, "common": common}
-    together = run_cases(
-        cases, [loaded(adapter, name) for name, adapter in {**named, "threaded": threaded}.items()]
-    )
-    assert first.most == 1  # "first" and "second" never overlapped, though both ran
-    assert first.threads and second.threads
-    assert not meet.broken  # the lanes' first runs met: side by side
-    assert threading.current_thread().name not in first.threads | other.threads
-    assert common.most == 1 and common.threads == {threading.current_thread().name}
-    # each outcome under its own case and adapter: as a serial run gives it
-    serial = run_cases(cases, [loaded(Recorder(concurrent=False, wait=0), "x")])
-    alone = [r.to_dict()["results"]["x"] for r in serial]
-    for name in named:
-        assert [r.to_dict()["results"][name] for r in together] == alone
-    assert [r.path for r in together] == [c.path for c in cases]
-
-
-class Escape(BaseException):
-    """What no driver's error handling catches (a bug escaping a run)."""
-
-
-def test_what_escapes_a_lanes_run_ends_the_batch_instead_of_hanging() -> None:
-    class Escaping(Recorder):
-        def run(self, fixture: Mapping[str, Any]) -> AdapterResult:
-            raise Escape
-
-    cases = [case_from_fixture(f, f"case-{n}") for n, f in enumerate(fixtures(10))]
-    adapters = [
-        loaded(Recorder(concurrent=False, wait=0, lane="a"), "fine"),
-        loaded(Escaping(concurrent=False, lane="b"), "escaping"),
-    ]
-    with pytest.raises(Escape):
-        run_cases(cases, adapters)
 
 
 def test_logging_and_warnings_are_restored_after_a_threaded_run() -> None:

@@ -315,14 +315,6 @@ class Adapter(abc.ABC):
     different fixtures).  ``toolstream diff`` then overlaps the runs of
     consecutive cases (:data:`toolstream.diff.runner.CASE_THREADS`); worth
     it only for an adapter that mostly waits (a client over HTTP)."""
-    lane: str | None = None
-    """For an adapter without :attr:`concurrent_runs`: the runs it takes
-    turns with.  ``toolstream diff`` runs a lane's cases one after another,
-    and different lanes side by side, each in a thread of its own; adapters
-    driving one library (process-wide state: litellm's routes, an
-    integration and the SDK under it) name one lane.  ``None``, the default:
-    the common lane, in the thread that judges the batch, as every adapter
-    that names none has always been run."""
     deadline: float | None = None
     """Seconds within which :meth:`run` always returns, a stall included (a
     client's read timeout and whole-case deadline), or ``None`` when it has
@@ -335,12 +327,6 @@ class Adapter(abc.ABC):
     @abc.abstractmethod
     def available(self) -> bool:
         """True when the library can be imported here."""
-
-    def prepare(self) -> None:
-        """Import what :meth:`run` needs, before threads run it (see
-        :attr:`concurrent_runs` and :attr:`lane`); a library that cannot be
-        imported is left for :meth:`run` to report.  Called once a batch."""
-        self.available()
 
     def unavailable_reason(self) -> str | None:
         """Why this adapter cannot run here, in one line, or ``None``."""

@@ -66,7 +66,6 @@ def _import_litellm() -> Any:
 class LiteLLMAdapter(Adapter):
     name = "litellm"
     package = "litellm"
-    lane = "litellm"  # the library's process-wide state, shared with its clients' lane
     profiles = ("openai", "mistral")
     extra = "litellm"
 

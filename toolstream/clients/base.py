@@ -142,12 +142,6 @@ class Client(abc.ABC):
     driver says so: a driver that keeps per-run state in one place (one node
     process answering one line at a time) must not."""
 
-    lane: str | None = None
-    """For a driver without :attr:`concurrent_runs`: the lane whose runs it
-    takes turns with (:attr:`toolstream.adapters.base.Adapter.lane`), so the
-    same name for every driver of one library's process-wide state; ``None``:
-    the library's own, ``packages[0]``."""
-
     oldest: str | None = None
     """The oldest release of ``packages[0]`` the driver adapts to
     (``--client NAME==VERSION``, :mod:`toolstream.clients.versions`); ``None``:
@@ -173,13 +167,6 @@ class Client(abc.ABC):
                 f" pip install 'toolstream[{self.extra}]'"
             )
         return None
-
-    def prepare(self) -> str | None:
-        """:meth:`available`, after importing what a first run would (called
-        before threads run the driver: see
-        :meth:`toolstream.adapters.base.Adapter.prepare`); the default
-        imports no more than :meth:`load`."""
-        return self.available()
 
     @abc.abstractmethod
     def load(self) -> None:

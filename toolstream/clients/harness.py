@@ -181,7 +181,6 @@ class ClientAdapter(Adapter):
         self.profiles = client.profiles
         self.extra = client.extra
         self.concurrent_runs = client.concurrent_runs
-        self.lane = None if client.concurrent_runs else client.lane or client.packages[0]
         self.deadline = timeout
         self.framing = client.framing
         self.cut = cut_transport(transport)
@@ -199,10 +198,6 @@ class ClientAdapter(Adapter):
         if self.inapplicable is not None:
             return f"client {self.name!r} not run: {self.inapplicable}"
         return self.client.available()
-
-    def prepare(self) -> None:
-        if not self._loaded and self.inapplicable is None:
-            self._loaded = self.client.prepare() is None
 
     def library_version(self) -> str | None:
         return self.client.version()

@@ -304,7 +304,6 @@ class LangChainGoogleGenAI(Client):
     name = "langchain-google-genai"
     packages = ("langchain-google-genai", "langchain-core", "google-genai")
     profiles = ("gemini",)
-    lane = "google-genai"  # the SDK google-genai-stream drives, under the integration
 
     def load(self) -> None:
         import langchain_google_genai  # noqa: F401

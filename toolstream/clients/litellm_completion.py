@@ -155,12 +155,6 @@ class _LiteLLMClient(Client):
         if importlib.util.find_spec("litellm") is None:
             raise ImportError("No module named 'litellm'")
 
-    def prepare(self) -> str | None:
-        problem = self.available()
-        if problem is None:
-            _litellm()  # the import a first case would make, seconds of it
-        return problem
-
     def settings(self, target: Target) -> dict[str, Any]:
         """The route's model, base URL and credentials."""
         raise NotImplementedError

@@ -836,7 +836,6 @@ class VersionedClient(Client):
         self.framing = base.framing
         self.oldest = base.oldest
         self.concurrent_runs = False  # one worker answers one line at a time
-        self.lane = self.name  # that worker's process is its own, shared with no other driver
         self._lock = threading.Lock()
         self._process: subprocess.Popen[str] | None = None
         self._problem: str | None = None

@@ -21,7 +21,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -334,57 +334,23 @@ CASE_THREADS = 8
 time waiting for the server, which sleeps between two writes so that each
 write reaches the client on its own; overlapping the waits of several cases
 keeps the cores busy.  Every other adapter runs its cases one at a time in
-its lane (:attr:`~toolstream.adapters.base.Adapter.lane`)."""
-
-
-def _lanes(adapters: Sequence[tuple[str, Adapter]]) -> dict[str | None, list[tuple[str, Adapter]]]:
-    """The adapters without ``concurrent_runs``, by lane, in first-seen order."""
-    lanes: dict[str | None, list[tuple[str, Adapter]]] = {}
-    for name, adapter in adapters:
-        if not adapter.concurrent_runs:
-            lanes.setdefault(adapter.lane, []).append((name, adapter))
-    return lanes
-
-
-def _run_lane(
-    lane: Sequence[tuple[str, Adapter]],
-    batch: Sequence[Case],
-    reports: Sequence[Report],
-    slots: Mapping[tuple[int, str], Future[Outcome]],
-) -> None:
-    """One lane's runs, case after case, each outcome into its slot.  Should
-    anything escape :func:`_outcome` (a bug), every slot still open gets it,
-    so the batch raises it instead of waiting for ever."""
-    try:
-        for position, (case, report) in enumerate(zip(batch, reports, strict=True)):
-            for name, adapter in lane:
-                slots[(position, name)].set_result(_outcome(adapter, case, report))
-    except BaseException as error:
-        for slot in slots.values():
-            if not slot.done():
-                slot.set_exception(error)
-        raise
+the calling thread."""
 
 
 def _judge_batch(
     batch: Sequence[Case], adapters: Sequence[tuple[str, Adapter]], progress: Progress | None
 ) -> list[CaseResult]:
-    """Judge consecutive cases, in case order, three ways at once: the
-    adapters that allow concurrent runs in a pool of :data:`CASE_THREADS`
-    threads; every other adapter one case after another in its lane, the
-    lanes side by side, each in a thread of its own but the common lane
-    (``None``: the adapters that name none), which is this thread's.  Each
-    outcome lands under its own (case, adapter), so the result is that of a
-    serial run."""
+    """Judge consecutive cases, in case order: the adapters that allow
+    concurrent runs in a pool of :data:`CASE_THREADS` threads, the others
+    one case after another in this thread (meanwhile).  Each outcome lands
+    under its own (case, adapter), so the result is that of a serial run."""
     width = max(len(adapters), 1)
     threaded = [(n, a) for n, a in adapters if a.concurrent_runs]
-    lanes = _lanes(adapters)
-    side = [lane for key, lane in lanes.items() if key is not None]
     if len(batch) < 2:
-        threaded, side = [], []
-    with _quiet_libraries(threads=bool(threaded or side)):
+        threaded = []
+    with _quiet_libraries(threads=bool(threaded)):
         reports = [reference_of(case) for case in batch]
-        if not threaded and not side:
+        if not threaded:
             out = []
             for case, report in zip(batch, reports, strict=True):
                 outcomes = {name: _outcome(adapter, case, report) for name, adapter in adapters}
@@ -392,27 +358,13 @@ def _judge_batch(
                 if progress is not None:
                     progress(width)
             return out
-        for _, adapter in (*threaded, *(item for lane in side for item in lane)):
-            # its library imported here, before any thread runs it: a library
-            # that looks into sys.modules (openai-python for the legacy httpx)
-            # must never find another thread's import half done
-            adapter.prepare()
-        with ThreadPoolExecutor(
-            CASE_THREADS + len(side), thread_name_prefix="toolstream-diff"
-        ) as pool:
-            futures: dict[tuple[int, str], Future[Outcome]] = {}
-            for lane in side:  # first, so that each holds a thread of its own
-                slots: dict[tuple[int, str], Future[Outcome]] = {
-                    (position, name): Future() for position in range(len(batch)) for name, _ in lane
-                }
-                futures.update(slots)
-                pool.submit(_run_lane, lane, batch, reports, slots)
-            futures.update(
-                ((position, name), pool.submit(_outcome, adapter, case, report))
+        with ThreadPoolExecutor(CASE_THREADS, thread_name_prefix="toolstream-diff") as pool:
+            futures = {
+                (position, name): pool.submit(_outcome, adapter, case, report)
                 for position, (case, report) in enumerate(zip(batch, reports, strict=True))
                 for name, adapter in threaded
                 if case.profile in adapter.profiles  # a not_run costs nothing
-            )
+            }
             out = []
             for position, (case, report) in enumerate(zip(batch, reports, strict=True)):
                 outcomes = {
@@ -442,7 +394,13 @@ def _worker_init(
             sys.path.insert(0, entry)
     _WORKER_ADAPTERS.clear()
     for name, spec in specs:
-        _WORKER_ADAPTERS[name] = resolve_spec(spec, timeout, options)
+        adapter = resolve_spec(spec, timeout, options)
+        if adapter.concurrent_runs:
+            # its library imported here, before any thread runs it: a library
+            # that looks into sys.modules (openai-python for the legacy httpx)
+            # must never find another thread's import half done
+            adapter.available()
+        _WORKER_ADAPTERS[name] = adapter
     # a persistent command adapter's process ends with the worker: a pool
     # worker leaves through os._exit, which runs multiprocessing's
     # finalizers but not atexit
