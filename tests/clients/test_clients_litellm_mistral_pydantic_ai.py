@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.support.builders import chunk, tc
 from tests.support.client_fixtures import PARALLEL, RESENT_ID, TRUNCATED, wire
 from tests.support.diff_fixtures import ANT_OUT_OF_ORDER, ANT_REUSED_INDEX, ANT_TRUNCATED, needs
@@ -118,6 +120,53 @@ def test_litellm_openai_chunks_accumulates_what_litellm_streams() -> None:
     assert merged.signature == "unsafe_accept:merged"
     assert texts(merged) == [("call_1", "weather", '{"city":"Paris"}{"city":"Rome"}')]
     assert [c.id for c in run("litellm-openai", reused).handed] == ["call_2"]
+
+
+def test_litellm_openai_and_its_chunks_share_one_request_with_the_same_outcomes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Run together, the two clients of LiteLLM's OpenAI route make one
+    request per case and transport (the first makes it, the other takes its
+    reading); each outcome is the one it gets from a request of its own."""
+    needs("litellm", "litellm")
+    from toolstream.clients import litellm_completion
+    from toolstream.clients.harness import serving
+    from toolstream.diff import case_from_fixture, resolve_adapters, run_cases
+
+    fixtures = [
+        PARALLEL,
+        TRUNCATED,
+        field_fixture("name_after_arguments"),
+        field_fixture("reused_index_new_id"),
+        case("corpus/cases/bad_index/0451ccdec9246e73.json"),
+    ]
+    cases = [case_from_fixture(f, f"case-{n}") for n, f in enumerate(fixtures)]
+    requests: list[str] = []
+    original = litellm_completion._LiteLLMClient._read
+
+    def counted(self: Any, *args: Any) -> Any:
+        requests.append(self.name)
+        return original(self, *args)
+
+    monkeypatch.setattr(litellm_completion._LiteLLMClient, "_read", counted)
+    pair = ["client:litellm-openai", "client:litellm-openai-chunks"]
+    specs = [*pair, "client:litellm-openai@split", "client:litellm-openai-chunks@split"]
+
+    def judged(these: list[str]) -> list[dict[str, Any]]:
+        monkeypatch.setattr(litellm_completion, "SHARED", litellm_completion.SharedReadings())
+        with serving(cases):
+            return [r.to_dict()["results"] for r in run_cases(cases, resolve_adapters(these))]
+
+    together = judged(specs)
+    assert len(requests) == 2 * len(cases)  # one per case and transport, not one per client
+    requests.clear()
+    alone = {spec: judged([spec]) for spec in specs}
+    assert len(requests) == 4 * len(cases)
+    for spec in specs:
+        name = spec.removeprefix("client:")
+        assert [row[name] for row in together] == [row[name] for row in alone[spec]]
+    # each took its own reading, not a copy of the other's (they differ here)
+    assert any(row["litellm-openai"] != row["litellm-openai-chunks"] for row in together)
 
 
 def test_litellm_groq_posts_to_its_route_and_agrees_on_whole_calls_per_chunk() -> None:

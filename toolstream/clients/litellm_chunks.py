@@ -82,6 +82,8 @@ def accumulated_result(chunks: list[Any]) -> AdapterResult:
 
 class LiteLLMOpenAIChunks(LiteLLMOpenAI):
     name = "litellm-openai-chunks"
+    only_looks = True
 
-    def handed_over(self, litellm: Any, chunks: list[Any]) -> AdapterResult:
+    @staticmethod
+    def handed_over(litellm: Any, chunks: list[Any]) -> AdapterResult:
         return accumulated_result(chunks)

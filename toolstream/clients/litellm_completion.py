@@ -53,6 +53,16 @@ stream is read, and any exception inside ``stream_chunk_builder`` -- which
 it wraps as ``APIError(500, "Error building chunks ...")`` -- into them),
 and an ``httpx.TransportError`` / ``httpx2.TransportError`` that reaches
 the application unwrapped.  Everything else propagates.
+
+One request, every reading of it: the clients of one route that make the
+same request and differ only in what they take from its chunks
+(``litellm-openai`` and ``litellm-openai-chunks``) share it.  The first of
+them to run a case under a transport makes the request and reads the chunks
+every way, the readings that only look at the chunks first (so each reading
+sees them as the stream yielded them); each other client then takes its own
+reading of that request once (:class:`SharedReadings`), with the same
+outcome as if it had requested the same bytes itself (a test holds the two
+equal), instead of making the library stream them again.
 """
 
 from __future__ import annotations
@@ -61,6 +71,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import threading
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -142,10 +153,84 @@ def litellm_refusals() -> tuple[type[BaseException], ...]:
     return tuple(out)
 
 
+class _Reading:
+    """One client's reading of a request: what it hands over, or the
+    exception its run raises."""
+
+    __slots__ = ("error", "result")
+
+    def __init__(self, result: AdapterResult | None = None, error: Exception | None = None):
+        self.result = result
+        self.error = error
+        # Kept without its frames: they hold the request's stream, which a
+        # collection must never finalize later, elsewhere (see _read).  A
+        # crash is judged on its type, message and notes alone.
+        link: BaseException | None = error
+        while link is not None:
+            link.__traceback__ = None
+            link = link.__cause__ or link.__context__
+
+    def given(self) -> AdapterResult:
+        if self.error is not None:
+            raise self.error
+        assert self.result is not None
+        return self.result
+
+
+class SharedReadings:
+    """The readings a request's maker made for the other clients of its
+    route: each taken once, by its client, for the same request to the same
+    served case and transport.  Kept for the last :attr:`KEPT` requests: a
+    corpus run judges one case under every transport before the next."""
+
+    KEPT: Final = 64
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[Any, ...], dict[str, _Reading]] = {}
+        self._lock = threading.Lock()
+
+    def keep(self, key: tuple[Any, ...], readings: dict[str, _Reading]) -> None:
+        with self._lock:
+            self._kept.pop(key, None)
+            self._kept[key] = readings
+            while len(self._kept) > self.KEPT:
+                del self._kept[next(iter(self._kept))]
+
+    def take(self, key: tuple[Any, ...], name: str) -> _Reading | None:
+        with self._lock:
+            readings = self._kept.get(key)
+            if readings is None:
+                return None
+            reading = readings.pop(name, None)
+            if not readings:
+                del self._kept[key]
+            return reading
+
+
+SHARED: Final = SharedReadings()
+"""This process's readings waiting for their client."""
+
+
+def _request_key(route: str, target: Target, request: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What makes two requests the same: the route, the served case and
+    transport (the URL), the deadline and the request's own members."""
+    return (route, target.server, target.prefix, target.timeout, repr(sorted(request.items())))
+
+
 class _LiteLLMClient(Client):
     packages = ("litellm", "openai", "httpx")
     extra = "litellm"
     route = ""
+    only_looks: bool = False
+    """Whether :meth:`handed_over` only looks at the chunks (a reading that
+    may change them, like ``stream_chunk_builder``'s, comes after)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" in cls.__dict__:
+            readers = _READERS.setdefault(cls.route, [])
+            readers.append(cls)
+            readers.sort(key=lambda reader: not reader.only_looks)
 
     def load(self) -> None:
         import importlib.util
@@ -161,15 +246,19 @@ class _LiteLLMClient(Client):
 
     def drive(self, target: Target, fixture: Mapping[str, Any]) -> AdapterResult:
         litellm = _litellm()
-        # Everything alive now is older than this case: frozen (a list
-        # splice, O(1)), the collection at the end walks only what was made
-        # since, and still finds whatever this case left behind.  The heap
-        # frozen at litellm's import no longer covers the libraries a worker
-        # imported after it (every other client's): walked in full after
-        # every case, that was about 0.2 s a case.  Unfrozen at the end, so
-        # older garbage (another thread's) stays collectable as before.
-        gc.freeze()
-        deadline = Deadline(target)
+        request = self._request(target, fixture)
+        key = _request_key(self.route, target, request)
+        shared = SHARED.take(key, self.name)
+        if shared is not None:
+            return shared.given()
+        readers = _READERS[self.route]
+        readings = self._read(litellm, target, request, readers)
+        others = {r.name: readings[r.name] for r in readers if r.name != self.name}
+        if others:
+            SHARED.keep(key, others)
+        return readings[self.name].given()
+
+    def _request(self, target: Target, fixture: Mapping[str, Any]) -> dict[str, Any]:
         request: dict[str, Any] = {
             **self.settings(target),
             "messages": MESSAGES,
@@ -187,25 +276,44 @@ class _LiteLLMClient(Client):
         choice = fixture_tool_choice(fixture)
         if choice is not None:
             request["tool_choice"] = choice
+        return request
+
+    def _read(
+        self,
+        litellm: Any,
+        target: Target,
+        request: dict[str, Any],
+        readers: list[type[_LiteLLMClient]],
+    ) -> dict[str, _Reading]:
+        """Make the request, read its chunks to the end, and each reader's
+        reading of them: the same for all when the stream itself fails."""
+        # Everything alive now is older than this case: frozen (a list
+        # splice, O(1)), the collection at the end walks only what was made
+        # since, and still finds whatever this case left behind.  The heap
+        # frozen at litellm's import no longer covers the libraries a worker
+        # imported after it (every other client's): walked in full after
+        # every case, that was about 0.2 s a case.  Unfrozen at the end, so
+        # older garbage (another thread's) stays collectable as before.
+        gc.freeze()
+        deadline = Deadline(target)
         chunks: list[Any] = []
         where = f"litellm {package_version('litellm')} completion(stream=True) {self.route}"
         _dispatch_loop()
         stream: Any = None
         try:
-            with library_raised(where):
-                stream = litellm.completion(**request)
-                for chunk in stream:
-                    deadline.check()
-                    chunks.append(chunk)
-                result = self.handed_over(litellm, chunks)
-        except litellm_refusals() as error:
-            cause = error.__cause__ or error.__context__
-            wrapped = ""
-            if cause is not None:
-                wrapped = f" (wrapping {type(cause).__name__}: {_message(cause)})"
-            return AdapterResult.rejection(
-                f"{type(error).__name__} after {len(chunks)} chunk(s): {_message(error)}{wrapped}"
-            )
+            try:
+                with library_raised(where):
+                    stream = litellm.completion(**request)
+                    for chunk in stream:
+                        deadline.check()
+                        chunks.append(chunk)
+            except litellm_refusals() as error:
+                refused = _Reading(result=_refusal(error, chunks))
+                return {reader.name: refused for reader in readers}
+            except Exception as error:
+                raised = _Reading(error=error)
+                return {reader.name: raised for reader in readers}
+            return {reader.name: _reading(reader, litellm, chunks, where) for reader in readers}
         finally:
             # Closed as an application's ``with`` would close it.  A stream
             # left to the garbage collector is closed wherever a collection
@@ -220,13 +328,37 @@ class _LiteLLMClient(Client):
             # for good (two workers hung so).  Collected here, no lock is held.
             gc.collect()
             gc.unfreeze()
-        return result
 
-    def handed_over(self, litellm: Any, chunks: list[Any]) -> AdapterResult:
+    @staticmethod
+    def handed_over(litellm: Any, chunks: list[Any]) -> AdapterResult:
         """What the application receives from the chunks the stream yielded:
         here ``stream_chunk_builder``'s rebuilt response (run inside the
         library's error boundary: it is LiteLLM's code)."""
         return built_result(litellm.stream_chunk_builder(chunks, messages=MESSAGES))
+
+
+_READERS: dict[str, list[type[_LiteLLMClient]]] = {}
+"""Route -> its clients, the readings that only look at the chunks first."""
+
+
+def _refusal(error: BaseException, chunks: list[Any]) -> AdapterResult:
+    cause = error.__cause__ or error.__context__
+    wrapped = ""
+    if cause is not None:
+        wrapped = f" (wrapping {type(cause).__name__}: {_message(cause)})"
+    return AdapterResult.rejection(
+        f"{type(error).__name__} after {len(chunks)} chunk(s): {_message(error)}{wrapped}"
+    )
+
+
+def _reading(reader: type[_LiteLLMClient], litellm: Any, chunks: list[Any], where: str) -> _Reading:
+    try:
+        with library_raised(where):
+            return _Reading(result=reader.handed_over(litellm, chunks))
+    except litellm_refusals() as error:
+        return _Reading(result=_refusal(error, chunks))
+    except Exception as error:
+        return _Reading(error=error)
 
 
 TRACEBACK: Final = "Traceback (most recent call last)"
