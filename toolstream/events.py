@@ -69,11 +69,20 @@ class Fragments:
     step only when none of those fragments could break a rule (see
     :meth:`toolstream.machine.Turn.take_fragments`); otherwise the gate feeds
     the run's items one by one, so the outcome is the per-item outcome by
-    construction."""
+    construction.
+
+    ``whole_calls``: the run may instead be whole calls, one after another
+    (an Anthropic ``tool_use`` block: its start, its fragments, its stop):
+    each call's :class:`Open`, then its texts (in ``texts``, under its
+    key), then its :class:`End`, all within the run.  The run then stands
+    for those events in that order, and the machine takes it only when each
+    call opens a slot the turn has not seen (see
+    :meth:`~toolstream.machine.Turn.take_fragments`)."""
 
     pos: int
     count: int
     texts: dict[SlotKey, list[str]]
+    whole_calls: tuple[tuple[Open, End], ...] = ()
     _joined: dict[SlotKey, str] | None = field(default=None, repr=False, compare=False)
 
     def joined(self) -> dict[SlotKey, str]:

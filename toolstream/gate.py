@@ -344,8 +344,12 @@ class Gate:
             return
         seen_ids: dict[str, SlotKey] = {}
         schema_problems: dict[str, ProtocolError | Callable[[Any], bool]] = {}
-        for key in sorted(turn.slots):
-            slot = turn.slots[key]
+        slots = turn.slots
+        check_call = self._check_call
+        # The members read for every call, once (a metaclass lookup each).
+        eof, accept, terminal = Input.EOF, Input.ACCEPT, State.TERMINAL
+        for key in sorted(slots):
+            slot = slots[key]
             earlier = None
             if slot.kind == CLIENT and slot.id is not None:
                 # Any earlier call counts, whatever became of it.
@@ -353,14 +357,14 @@ class Gate:
                 if earlier == key:
                     earlier = None
             try:
-                slot.step(Input.EOF, None)
+                slot.step(eof, None)
             except ProtocolError as error:
                 self._record(error)
                 continue
-            if slot.kind != CLIENT or slot.state is not State.TERMINAL:
+            if slot.kind != CLIENT or slot.state is not terminal:
                 continue
             try:
-                self._check_call(slot, earlier, schema_problems)
+                check_call(slot, earlier, schema_problems)
             except ProtocolError as error:
                 if error.key is None:
                     error.key = slot.key
@@ -368,7 +372,7 @@ class Gate:
                     error.event = slot.terminal_pos
                 self._record(error)
             else:
-                slot.step(Input.ACCEPT, None)
+                slot.step(accept, None)
         self._check_gaps()
         self._check_scopes()
 
@@ -409,14 +413,15 @@ class Gate:
         slot.arguments = text
         if text == "":
             raise ProtocolError(Code.EMPTY_ARGUMENTS, "arguments are the empty string")
-        if len(text) > self.limits.max_argument_chars:
+        limits = self.limits
+        if len(text) > limits.max_argument_chars:
             raise ProtocolError(
                 Code.LIMIT_EXCEEDED,
-                f"arguments exceed {self.limits.max_argument_chars} characters",
+                f"arguments exceed {limits.max_argument_chars} characters",
             )
         # Lone surrogates included: outside strings one is a syntax error.
         value = loads_strict(
-            text, max_depth=self.limits.max_depth, max_number_chars=self.limits.max_number_chars
+            text, max_depth=limits.max_depth, max_number_chars=limits.max_number_chars
         )
         if type(value) is not dict:
             raise ProtocolError(

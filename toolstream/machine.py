@@ -41,7 +41,11 @@ accumulating.  Profiles hand such a stretch over as one :class:`Fragments`
 run, and :meth:`Turn.take_fragments` appends it in one step when every move in
 it is the ``accumulating --fragment--> accumulating`` row and no limit is
 crossed; otherwise the gate replays the run item by item through this same
-table.  The run is there for speed only: it can never change a verdict.
+table.  A run may also be whole calls (an Anthropic ``tool_use`` block's
+start, fragments and stop): it is taken when each call opens a new slot
+that the ``open``, ``fragment`` and ``end`` rows carry to ``terminal``
+with no limit crossed, and replayed otherwise.  The run is there for speed
+only: it can never change a verdict.
 
 Scopes (choices, messages) have a small life of their own, in
 :data:`SCOPE_RULES`: a scope takes each of its three marks (:class:`Mark`:
@@ -125,6 +129,10 @@ TRANSITIONS: dict[tuple[State, Input], State] = {
     (State.BLOCKED, Input.EOF): State.BLOCKED,
 }
 """Every legal move of a slot."""
+
+_OPENED_AND_ENDED = TRANSITIONS[TRANSITIONS[State.UNSEEN, Input.OPEN], Input.END]
+"""Where a slot that is opened and then ended is: a whole call's slot (see
+:meth:`Turn.take_fragments`)."""
 
 ILLEGAL: dict[tuple[State, Input], Code] = {
     (State.ACCUMULATING, Input.OPEN): Code.IDENTITY_COLLISION,
@@ -312,7 +320,12 @@ class Turn:
         """Append a run of plain fragments in one step, if that is what
         applying them one by one would do: every slot is accumulating and
         stays within the argument limit.  False (and nothing changed)
-        otherwise; the caller then applies the run's items one by one."""
+        otherwise; the caller then applies the run's items one by one.
+
+        A run of whole calls is taken when each call opens a new slot:
+        :meth:`_take_whole_calls`."""
+        if run.whole_calls:
+            return self._take_whole_calls(run)
         slots = self.slots
         limit = self.limits.max_argument_chars
         takes = []
@@ -327,6 +340,53 @@ class Turn:
         for slot, text, length in takes:
             slot.length = length
             slot.parts.append(text)
+        return True
+
+    def _take_whole_calls(self, run: Fragments) -> bool:
+        """Open, fill and end each of the run's whole calls, if applying
+        their events one by one would raise nothing: each key is new to the
+        turn and to the run, the slots stay within ``max_slots``, no call's
+        scope has ended, and no call's text crosses the argument limit.
+        Each slot then makes the moves ``open`` and ``end`` of the table
+        (:data:`_OPENED_AND_ENDED`); the ``fragment`` moves between them
+        leave it accumulating."""
+        slots = self.slots
+        calls = run.whole_calls
+        if len(slots) + len(calls) > self.limits.max_slots:
+            return False
+        scopes = self.scopes
+        limit = self.limits.max_argument_chars
+        joined = run.joined()
+        keys = set()
+        for opened, _ in calls:
+            key = opened.key
+            if key in slots or key in keys:
+                return False
+            keys.add(key)
+            scope = scopes.get(key[0])
+            if scope is not None and scope.ended:
+                return False
+            if len(joined.get(key, "")) > limit:
+                return False
+        for opened, ended in calls:
+            key = opened.key
+            text = joined.get(key, "")
+            # In Slot's field order (positional: a call of the run each):
+            # key, kind, first_pos, state, id and name (take_identity keeps
+            # the first non-empty ones), parts, length, initial_input,
+            # terminal_pos.
+            slots[key] = Slot(
+                key,
+                opened.kind,
+                opened.pos,
+                _OPENED_AND_ENDED,
+                opened.id or None,
+                opened.name or None,
+                [text] if text else [],
+                len(text),
+                opened.initial_input,
+                ended.pos,
+            )
         return True
 
     def block(self, key: SlotKey, finding: Any) -> None:

@@ -710,7 +710,24 @@ def loads_strict(
     """
     scanner = _EXACT_SCANNER
     n = len(text)
-    if n > max_number_chars:
+    if n <= max_number_chars:
+        # The usual call's arguments: too short for a number past the limit.
+        # One scan with every hook, then each screen only where it could
+        # find something; on anything else the reference route reads the
+        # text again and reports its first problem, in the usual order.
+        try:
+            value, end = scanner(text, 0)
+        except (ValueError, StopIteration, _Rejected, RecursionError, MemoryError):
+            pass
+        else:
+            if end == n and (n <= 2 * max_depth or text.count("[") + text.count("{") <= max_depth):
+                if allow_lone_surrogates or (text.isascii() and "\\" not in text):
+                    return value
+                if find_lone_surrogate(text) < 0 and (
+                    "\\" not in text or _lone_surrogate_escape(text, n) < 0
+                ):
+                    return value
+    else:
         if _may_hold_long_number(text, max_number_chars):
             scanner = _bounded_scanner(max_number_chars)
         elif n >= 2048 and _looks_dense(text):

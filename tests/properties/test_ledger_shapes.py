@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,6 +52,20 @@ def _run_items(profile: str) -> list[Any]:
     for item in items:
         item.update(id="chatcmpl-1", object="chat.completion.chunk", model="m:1", created=1)
     return items
+
+
+def _whole_call_items() -> list[Any]:
+    """Two whole Anthropic tool blocks after the opening's: a run of whole
+    calls (the second block's id and name hold colons, which the tally
+    counts)."""
+    return [
+        tool_start(1, "toolu_2", "clock", {}),
+        *(json_delta(1, part) for part in PARTS),
+        block_stop(1),
+        tool_start(2, "toolu:3", "we:ather", {}),
+        json_delta(2, "{}"),
+        block_stop(2),
+    ]
 
 
 def _others(profile: str) -> list[Any]:
@@ -141,6 +156,8 @@ def test_a_tally_never_counts_more_than_a_walk(data: st.DataObject) -> None:
     made = _primed(profile)
     items = data.draw(_mutated(_run_items(profile)), label="items")
     start = len(_opening(profile))
+    if profile == "anthropic" and data.draw(st.booleans(), label="whole calls"):
+        items = data.draw(_mutated(_whole_call_items()), label="whole-call items")
     run = made.window(items, 0, len(items), start)
     if run is not None:
         tally = made.tally(items, 0, run)
@@ -158,6 +175,34 @@ def test_a_tally_never_counts_more_than_a_walk(data: st.DataObject) -> None:
             assert vouched[2] >= depth
 
 
+@pytest.mark.parametrize("action", ["extra", "nested", "repeat", "drop"])
+def test_each_object_of_a_whole_call_run_changed_once(action: str) -> None:
+    # Every object of the two whole blocks, changed in each way: the tally
+    # still never counts more than a walk, nor a depth below it (an input
+    # that is not {} would be deeper than the start's declared shape).
+    count = len(_objects(_whole_call_items()))
+    for target_at in range(count):
+        items = _whole_call_items()
+        target = _objects(items)[target_at]
+        repeats: dict[int, tuple[str, Any]] = {}
+        if action == "extra":
+            target["x:"] = "a:b"
+        elif action == "nested":
+            target["x"] = {"y": {"z": [1]}}
+        elif action == "repeat" and target:
+            repeats[id(target)] = (sorted(target)[0], 7)
+        elif action == "drop" and target:
+            del target[sorted(target)[0]]
+        parsed = json.loads(_dump(items, repeats))
+        made = _primed("anthropic")
+        run = made.window(parsed, 0, len(parsed), len(_opening("anthropic")))
+        if run is None:
+            continue
+        tally = made.tally(parsed, 0, run)
+        members, colons, depth = _exact(parsed[: run.count])
+        assert tally[0] <= members and tally[1] <= colons and tally[2] >= depth, target_at
+
+
 def test_clean_items_are_counted_exactly() -> None:
     # The bound is tight on the items the shapes describe: a tally that
     # always said (0, 0, big) would pass the property and prove nothing.
@@ -169,6 +214,11 @@ def test_clean_items_are_counted_exactly() -> None:
         assert made.tally(items, 0, run) == _exact(items), profile
         for item in _others(profile):
             assert made.tally_item(item) == _exact([item]), profile
+    made = _primed("anthropic")
+    items = _whole_call_items()
+    run = made.window(items, 0, len(items), len(_opening("anthropic")))
+    assert run is not None and run.count == len(items) and len(run.whole_calls) == 2
+    assert made.tally(items, 0, run) == _exact(items)
 
 
 def test_the_shapes_are_what_the_tally_counts() -> None:

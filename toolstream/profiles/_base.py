@@ -85,7 +85,14 @@ class Profile:
         exactly one :class:`~toolstream.events.Fragment` with text and no
         identity, for a slot this profile has already opened, and that
         changes no state of the profile.  Profiles without such a shape
-        return None: every item then goes through :meth:`feed`."""
+        return None: every item then goes through :meth:`feed`.
+
+        A profile may also return a run of whole calls
+        (``Fragments.whole_calls``: each call's start, plain fragments and
+        terminal, as :meth:`feed` would turn them into an ``Open``,
+        ``Fragment`` events and an ``End``); it then sets the profile state
+        that feeding those items sets, to the values that feeding them again
+        (when the machine does not take the run) leaves as they are."""
         return None
 
     def tally(self, items: Sequence[Any], start: int, run: Fragments) -> Tally | None:

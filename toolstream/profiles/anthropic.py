@@ -148,6 +148,8 @@ TOOL_START_ITEM = Shape(_START, _TOOL_BLOCK, Level(exact=True))
 """A ``content_block_start`` of a ``tool_use`` block with an empty input,
 nothing else in either object; the input ``{}`` is a third level, of no
 members."""
+_CALL_ENDS_MEMBERS = TOOL_START_ITEM.members + STOP_ITEM.members
+_CALL_ENDS_KEY_COLONS = TOOL_START_ITEM.key_colons + STOP_ITEM.key_colons
 
 
 _EVENT_TYPES = frozenset(
@@ -185,6 +187,9 @@ class AnthropicMessages(Profile):
         """Blocks of a type the profile does not know: reported once, on
         their start; their deltas are absorbed."""
         self._run_getters: tuple[Callable[[Any], Any], Callable[[Any], Any]] | None = None
+        self._call_getters: (
+            tuple[Callable[[Any], Any], Callable[[Any], Any], Callable[[Any], Any]] | None
+        ) = None
 
     def window(self, items: Sequence[Any], start: int, stop: int, pos: int) -> Fragments | None:
         # The plain fragment: an input_json_delta for a tool block already
@@ -192,8 +197,13 @@ class AnthropicMessages(Profile):
         # read are those of RUN_ITEM (a missing one ends the run: KeyError),
         # and an event or delta holding more than those is left to feed.
         first = items[start]
-        if type(first) is not dict or first.get("type") != "content_block_delta":
-            return None  # the usual other item: a start or a stop
+        if type(first) is not dict:
+            return None
+        kind = first.get("type")
+        if kind != "content_block_delta":
+            if kind == "content_block_start":
+                return self._whole_calls(items, start, stop, pos)
+            return None  # the usual other item: a stop, a message event
         getters = self._run_getters
         if getters is None:
             getters = self._learn_run_getters(first)
@@ -233,6 +243,112 @@ class AnthropicMessages(Profile):
         # Each item taken appended exactly one text.
         return fragment_run(pos, sum(map(len, texts.values())), texts)
 
+    def _whole_calls(
+        self, items: Sequence[Any], start: int, stop: int, pos: int
+    ) -> Fragments | None:
+        # Whole tool_use blocks, one after another: a start holding exactly
+        # TOOL_START_ITEM's members (a non-empty string id and name, the
+        # input {}) for an index the turn has not seen, then that index's
+        # plain fragments (RUN_ITEM's members exactly), then its stop
+        # (STOP_ITEM's).  These are the checks feed makes of each (its
+        # _start, _delta and stop, for a new index), and each block is what
+        # feed makes of it: an Open, Fragments, an End.  A block not whole
+        # before `stop` ends the run, and is left to feed with what follows.
+        if stop - start < 2:
+            return None  # (a gate fed item by item: no block is whole in one item)
+        getters = self._run_getters
+        if getters is None:
+            after = items[start + 1] if start + 1 < stop else None
+            getters = self._learn_run_getters(after if type(after) is dict else {})
+        event_members, delta_members = getters
+        call_getters = self._call_getters
+        if call_getters is None:
+            call_getters = self._learn_call_getters(items[start])
+        start_members, block_members, stop_members = call_getters
+        event_size, delta_size = len(_EVENT.read), len(_DELTA.read)
+        start_size, block_size, stop_size = len(_START.read), len(_TOOL_BLOCK.read), len(_STOP.read)
+        kinds, unread = self._kinds, self._unread
+        max_index = self.limits.max_slot_index
+        dict_, int_, str_ = dict, int, str
+        texts: dict[SlotKey, list[str]] = {}
+        calls: list[tuple[Open, End]] = []
+        taken = 0  # the items of the whole blocks read so far
+        at = pos
+        scan = items_from(items, start, stop)
+        try:
+            for raw in scan:
+                if type(raw) is not dict_ or len(raw) != start_size:
+                    break
+                kind, index, block = start_members(raw)
+                if (
+                    kind != "content_block_start"
+                    or type(index) is not int_
+                    or not 0 <= index <= max_index
+                    or index in kinds
+                    or index in unread
+                    or (0, index) in texts
+                    or type(block) is not dict_
+                    or len(block) != block_size
+                ):
+                    break
+                block_type, id_, name, input_ = block_members(block)
+                if (
+                    block_type != "tool_use"
+                    or type(id_) is not str_
+                    or not id_
+                    or type(name) is not str_
+                    or not name
+                    or type(input_) is not dict_
+                    or input_
+                ):
+                    break
+                run: list[str] = []
+                append = run.append
+                ended = None
+                for raw in scan:
+                    if type(raw) is not dict_ or len(raw) != event_size:
+                        if type(raw) is dict_ and len(raw) == stop_size:
+                            kind, at_index = stop_members(raw)
+                            if kind == "content_block_stop" and at_index is index:
+                                ended = at + len(run) + 1
+                        break
+                    kind, at_index, delta = event_members(raw)
+                    # `is`: the same int object as the start's index (the
+                    # scanner hands out one object per small int); an equal
+                    # other object only ends the block early, for feed.
+                    if (
+                        at_index is not index
+                        or kind != "content_block_delta"
+                        or type(delta) is not dict_
+                        or len(delta) != delta_size
+                    ):
+                        break
+                    delta_type, text = delta_members(delta)
+                    if type(text) is not str_ or delta_type != "input_json_delta":
+                        break
+                    append(text)
+                if ended is None:
+                    break
+                key = (0, index)
+                texts[key] = run
+                calls.append(
+                    (
+                        Open(pos=at, key=key, id=id_, name=name, kind=CLIENT, initial_input=input_),
+                        End(pos=ended, key=key),
+                    )
+                )
+                taken += len(run) + 2
+                at = ended + 1
+        except KeyError:
+            pass
+        if not calls:
+            return None
+        for _, ended_call in calls:
+            # What feed's start of each block sets (its kind), and the
+            # replay of a run not taken sets again, to the same.
+            kinds[ended_call.key[1]] = CLIENT
+        return Fragments(pos, taken, texts, tuple(calls))
+
     def _learn_run_getters(
         self, first: dict[str, Any]
     ) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
@@ -246,14 +362,38 @@ class AnthropicMessages(Profile):
             self._run_getters = getters
         return getters
 
+    def _learn_call_getters(
+        self, first: dict[str, Any]
+    ) -> tuple[Callable[[Any], Any], Callable[[Any], Any], Callable[[Any], Any]]:
+        """The same for the levels of a whole call's start and stop, by the
+        key objects of its first start."""
+        keys = key_objects(first, first.get("content_block"))
+        getters = (_START.get_with(keys), _TOOL_BLOCK.get_with(keys), _STOP.get_with(keys))
+        if all(name in keys for name in _START.read + _TOOL_BLOCK.read + _STOP.read):
+            self._call_getters = getters
+        return getters
+
     def tally(self, items: Sequence[Any], start: int, run: Fragments) -> Tally:
         # Every item of the run holds RUN_ITEM's members and nothing else;
         # the only strings among them that are not fixed, colon-free words
         # are the fragments.
+        calls = run.whole_calls
+        if not calls:
+            return (
+                RUN_ITEM.members * run.count,
+                RUN_ITEM.key_colons * run.count + fragment_colons(run),
+                RUN_ITEM.depth,
+            )
+        # A run of whole calls: each call's start and stop around its
+        # fragments, whose only free strings are the start's id and name.
+        fragments = run.count - 2 * len(calls)
         return (
-            RUN_ITEM.members * run.count,
-            RUN_ITEM.key_colons * run.count + fragment_colons(run),
-            RUN_ITEM.depth,
+            RUN_ITEM.members * fragments + _CALL_ENDS_MEMBERS * len(calls),
+            RUN_ITEM.key_colons * fragments
+            + fragment_colons(run)
+            + _CALL_ENDS_KEY_COLONS * len(calls)
+            + sum([f"{opened.id}{opened.name}".count(":") for opened, _ in calls]),
+            max(RUN_ITEM.depth, TOOL_START_ITEM.depth, STOP_ITEM.depth),
         )
 
     def tally_item(self, raw: Any) -> Tally | None:
