@@ -720,12 +720,10 @@ def loads_strict(
         except (ValueError, StopIteration, _Rejected, RecursionError, MemoryError):
             pass
         else:
-            if end == n and (n <= 2 * max_depth or text.count("[") + text.count("{") <= max_depth):
+            if end == n and (n <= 2 * max_depth or not _text_too_deep(text, n, max_depth)):
                 if allow_lone_surrogates or (text.isascii() and "\\" not in text):
                     return value
-                if find_lone_surrogate(text) < 0 and (
-                    "\\" not in text or _lone_surrogate_escape(text, n) < 0
-                ):
+                if _lone_surrogate(text, n) is None:
                     return value
     else:
         if _may_hold_long_number(text, max_number_chars):
