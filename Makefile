@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: version-env guard-sweep extras-check gateways-report adapters-js js-if-node test release-check lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-serve-cpu bench-digest bench-matrix-cpu bench-patterns bench-clients bench-shrink client-versions field-bugs
+.PHONY: version-env guard-sweep extras-check gateways-report adapters-js js-if-node test release-check lint typecheck demo clean corpus verify docs adapters-report captures bench fuzz bench-corpus bench-adapters bench-serve bench-serve-cpu bench-serve-reads bench-digest bench-matrix-cpu bench-patterns bench-clients bench-shrink client-versions field-bugs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -162,6 +162,12 @@ bench-serve: $(STAMP)
 # The server's own CPU per request (handler thread CPU time), 300 cases once each; docs/performance.md.
 bench-serve-cpu: $(STAMP)
 	$(BIN)/python bench/serve_cpu.py
+
+# Reads per write at each pause (raw socket, every:16): docs/serve.md, "Writes reach
+# the client one by one". SERVE_READS_LOAD=N keeps N busy processes running meanwhile.
+SERVE_READS_LOAD ?= 0
+bench-serve-reads: $(STAMP)
+	$(BIN)/python bench/serve_reads.py --load $(SERVE_READS_LOAD)
 
 # Digests of every corpus case's and bench stream's reports (three routes):
 # run on two trees (PYTHONPATH=TREE) to show a speed change changed no byte.

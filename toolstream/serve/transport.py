@@ -7,7 +7,7 @@ per event, LF line endings, the format's own ``event:`` lines, a chunked
 body that ends properly.
 
 Every write is sent on its own (``TCP_NODELAY``, no buffering), and the
-server sleeps ``pause`` seconds (1 ms by default) between two writes, so
+server sleeps ``pause`` seconds (0.2 ms by default) between two writes, so
 that a client on the same machine reads them one by one instead of finding
 several already merged in its socket buffer.
 """
@@ -22,7 +22,7 @@ from typing import Any
 
 from toolstream.serve.endpoints import Endpoint, Record, SSEEvent
 
-DEFAULT_PAUSE = 0.001
+DEFAULT_PAUSE = 0.0002
 MAX_PAUSE = 1.0
 MAX_STALL = 60.0
 
@@ -62,7 +62,7 @@ class Variant(str, Enum):
     STALL = "stall"
     """``stall:SECONDS[@K]``: wait before record K (default: the middle one)."""
     PAUSE = "pause"
-    """``pause:SECONDS``: the pause between two writes (default 0.001)."""
+    """``pause:SECONDS``: the pause between two writes (default 0.0002)."""
 
 
 _BODIES = {"eventstream": "binary event-stream frames", "json-array": "a JSON array"}
