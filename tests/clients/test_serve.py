@@ -530,13 +530,20 @@ def test_writes_reach_the_client_one_by_one(server: Server, sample: list[Path]) 
 # -- bounded resources ----------------------------------------------------------------
 
 
-def _open_fds() -> int:
-    return len(os.listdir("/proc/self/fd"))
+def _open_fds() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+def _started_since(before: set[threading.Thread]) -> list[str]:
+    """The threads alive now that were not alive at ``before``: the ones a
+    test left behind.  (The process-wide count is no measure: under xdist a
+    thread another test started may end while this one runs.)"""
+    return sorted(t.name for t in threading.enumerate() if t not in before)
 
 
 def test_disconnects_idle_clients_and_limits_leave_nothing_behind(sample: list[Path]) -> None:
     gc.collect()
-    threads, fds = threading.active_count(), _open_fds()
+    threads, fds = set(threading.enumerate()), _open_fds()
     limits = ServeLimits(socket_timeout=0.5, max_connections=3)
     name = _case_of(sample, "openai")
     url, body = path_and_body("openai", name)
@@ -570,12 +577,13 @@ def test_disconnects_idle_clients_and_limits_leave_nothing_behind(sample: list[P
         outcomes = [e.outcome for e in srv.requests(srv.index.get(name).id)]
         assert outcomes[0] == "client gone" and outcomes[-1] == "complete"
     gc.collect()
-    assert threading.active_count() == threads
-    assert _open_fds() == fds
+    assert _started_since(threads) == []
+    # (a descriptor another test's thread closed meanwhile is not a leak)
+    assert _open_fds() - fds == set()
 
 
 def test_stop_drops_open_streams_promptly(sample: list[Path]) -> None:
-    threads = threading.active_count()
+    threads = set(threading.enumerate())
     url, body = path_and_body("openai", _case_of(sample, "openai"))
     srv = Server([str(p) for p in sample[:60]]).start()
     result: dict[str, Any] = {}
@@ -591,7 +599,7 @@ def test_stop_drops_open_streams_promptly(sample: list[Path]) -> None:
     assert time.monotonic() - started < 20
     client.join(5)
     assert not client.is_alive()
-    assert threading.active_count() == threads
+    assert _started_since(threads) == []
 
 
 def test_the_server_binds_loopback_by_default() -> None:
