@@ -176,8 +176,9 @@ class Level:
     """One level of an item shape, from the item itself (level 1) down.
 
     ``read`` are the members :meth:`Profile.window` (or ``tally_item``)
-    reads at this level through :attr:`get` (a subscript: a missing member
-    ends the run with ``KeyError``, never a default), so every item it
+    reads at this level through :attr:`get` or the subscripts of
+    :meth:`keys_with` (a missing member ends the run with ``KeyError``,
+    never a default), so every item it
     accepts holds at least these.  ``exact``: the window also checks that the
     level holds nothing else.  ``array``: the level is an array whose length
     the window checks (``read`` is then empty).  The values of ``read``
@@ -201,7 +202,15 @@ class Level:
         objects (the JSON scanner hands out one object per distinct key of
         a file), so each lookup matches by identity and never compares the
         characters, as it must with the names written here."""
-        return itemgetter(*(keys.get(name, name) for name in self.read))
+        return itemgetter(*self.keys_with(keys))
+
+    def keys_with(self, keys: Mapping[str, str]) -> tuple[str, ...]:
+        """The names of :attr:`read`, each replaced as :meth:`get_with`
+        replaces it: for a window that subscripts the level itself (on
+        CPython 3.11 a dict subscript costs half an itemgetter call).  The
+        window unpacks them to exactly the names it reads, so a level that
+        declares another member fails at the first run, not silently."""
+        return tuple(keys.get(name, name) for name in self.read)
 
 
 class Shape:

@@ -186,7 +186,7 @@ class AnthropicMessages(Profile):
         self._unread: set[int] = set()
         """Blocks of a type the profile does not know: reported once, on
         their start; their deltas are absorbed."""
-        self._run_getters: tuple[Callable[[Any], Any], Callable[[Any], Any]] | None = None
+        self._run_keys: tuple[tuple[str, ...], tuple[str, ...]] | None = None
         self._call_getters: (
             tuple[Callable[[Any], Any], Callable[[Any], Any], Callable[[Any], Any]] | None
         ) = None
@@ -204,10 +204,10 @@ class AnthropicMessages(Profile):
             if kind == "content_block_start":
                 return self._whole_calls(items, start, stop, pos)
             return None  # the usual other item: a stop, a message event
-        getters = self._run_getters
-        if getters is None:
-            getters = self._learn_run_getters(first)
-        event_members, delta_members = getters
+        run_keys = self._run_keys
+        if run_keys is None:
+            run_keys = self._learn_run_keys(first)
+        (type_key, index_key, delta_key), (delta_type_key, text_key) = run_keys
         event_size, delta_size = len(_EVENT.read), len(_DELTA.read)
         kinds = self._kinds
         # The builtins as locals, and one bound append per slot: this loop
@@ -221,7 +221,9 @@ class AnthropicMessages(Profile):
             for raw in items_from(items, start, stop):
                 if type(raw) is not dict_ or len(raw) != event_size:
                     break
-                kind, index, delta = event_members(raw)
+                kind = raw[type_key]
+                index = raw[index_key]
+                delta = raw[delta_key]
                 if (
                     kind != "content_block_delta"
                     or type(index) is not int_
@@ -229,7 +231,8 @@ class AnthropicMessages(Profile):
                     or len(delta) != delta_size
                 ):
                     break
-                delta_type, text = delta_members(delta)
+                delta_type = delta[delta_type_key]
+                text = delta[text_key]
                 if delta_type != "input_json_delta" or type(text) is not str_:
                     break
                 if index != last:
@@ -256,11 +259,11 @@ class AnthropicMessages(Profile):
         # before `stop` ends the run, and is left to feed with what follows.
         if stop - start < 2:
             return None  # (a gate fed item by item: no block is whole in one item)
-        getters = self._run_getters
-        if getters is None:
+        run_keys = self._run_keys
+        if run_keys is None:
             after = items[start + 1] if start + 1 < stop else None
-            getters = self._learn_run_getters(after if type(after) is dict else {})
-        event_members, delta_members = getters
+            run_keys = self._learn_run_keys(after if type(after) is dict else {})
+        (type_key, index_key, delta_key), (delta_type_key, text_key) = run_keys
         call_getters = self._call_getters
         if call_getters is None:
             call_getters = self._learn_call_getters(items[start])
@@ -312,7 +315,9 @@ class AnthropicMessages(Profile):
                             if kind == "content_block_stop" and at_index is index:
                                 ended = at + len(run) + 1
                         break
-                    kind, at_index, delta = event_members(raw)
+                    kind = raw[type_key]
+                    at_index = raw[index_key]
+                    delta = raw[delta_key]
                     # `is`: the same int object as the start's index (the
                     # scanner hands out one object per small int); an equal
                     # other object only ends the block early, for feed.
@@ -323,7 +328,8 @@ class AnthropicMessages(Profile):
                         or len(delta) != delta_size
                     ):
                         break
-                    delta_type, text = delta_members(delta)
+                    delta_type = delta[delta_type_key]
+                    text = delta[text_key]
                     if type(text) is not str_ or delta_type != "input_json_delta":
                         break
                     append(text)
@@ -349,24 +355,23 @@ class AnthropicMessages(Profile):
             kinds[ended_call.key[1]] = CLIENT
         return Fragments(pos, taken, texts, tuple(calls))
 
-    def _learn_run_getters(
-        self, first: dict[str, Any]
-    ) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
-        """The getters of RUN_ITEM's two levels that look members up by the
-        key objects of the stream's first plain-fragment item (see
-        :meth:`Level.get_with`: the same members, found by identity).  Kept
-        for the turn once that item holds every name the levels read."""
+    def _learn_run_keys(self, first: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The names of RUN_ITEM's two levels as the key objects of the
+        stream's first plain-fragment item (:meth:`Level.keys_with`: the
+        same members, found by identity), which the loops subscript with.
+        Kept for the turn once that item holds every name the levels read."""
         keys = key_objects(first, first.get("delta"))
-        getters = (_EVENT.get_with(keys), _DELTA.get_with(keys))
+        run_keys = (_EVENT.keys_with(keys), _DELTA.keys_with(keys))
         if all(name in keys for name in _EVENT.read + _DELTA.read):
-            self._run_getters = getters
-        return getters
+            self._run_keys = run_keys
+        return run_keys
 
     def _learn_call_getters(
         self, first: dict[str, Any]
     ) -> tuple[Callable[[Any], Any], Callable[[Any], Any], Callable[[Any], Any]]:
-        """The same for the levels of a whole call's start and stop, by the
-        key objects of its first start."""
+        """The getters of a whole call's start and stop levels that look
+        members up by the key objects of its first start (see
+        :meth:`Level.get_with`; read once a call, not once an item)."""
         keys = key_objects(first, first.get("content_block"))
         getters = (_START.get_with(keys), _TOOL_BLOCK.get_with(keys), _STOP.get_with(keys))
         if all(name in keys for name in _START.read + _TOOL_BLOCK.read + _STOP.read):

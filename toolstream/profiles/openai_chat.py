@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from itertools import chain, compress, repeat
+from itertools import chain, compress
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolstream.events import CLIENT, Event, Finish, Fragment, Fragments, Open, Rejected, SlotKey
 from toolstream.findings import Code, ProtocolError
@@ -130,21 +130,28 @@ _CONTAINERS = (dict, list)
 _RUN_NAMES = tuple(
     name for level in (_CHUNK, _CHOICE, _DELTA, _CALL, _FUNCTION) for name in level.read
 )
-_RunReaders = tuple[
-    Callable[[Any], Any],
-    Callable[[Any], Any],
-    Callable[[Any], Any],
-    Callable[[Any], Any],
-    Callable[[Any], Any],
-    Callable[[Any], bool],
-    Callable[[Any], bool],
-    Callable[[Any], bool],
-    str,
-    str,
-    str,
-    str,
-]
-"""What :meth:`OpenAIChat.window` reads chunks with (see ``_learn_run_readers``)."""
+
+
+class _RunReaders(NamedTuple):
+    """What :meth:`OpenAIChat.window` reads chunks with (see
+    ``_learn_run_readers``), and :meth:`OpenAIChat.tally` counts them with:
+    each level's subscripts, the open levels' membership tests, and the
+    names read with ``get``, all as the file's own key objects."""
+
+    chunk_keys: tuple[str, ...]
+    choice_keys: tuple[str, ...]
+    delta_keys: tuple[str, ...]
+    call_keys: tuple[str, ...]
+    function_keys: tuple[str, ...]
+    chunk_known: Callable[[Any], bool]
+    choice_known: Callable[[Any], bool]
+    delta_known: Callable[[Any], bool]
+    object_key: str
+    usage_key: str
+    finish_key: str
+    logprobs_key: str
+    index_key: str
+    function_call_key: str
 
 
 def _level_tally(dicts: list[dict[str, Any]], below: str) -> tuple[int, int] | None:
@@ -280,16 +287,18 @@ class OpenAIChat(Profile):
         if readers is None:
             readers = self._learn_run_readers(items[start])
         (
-            chunk_members,
-            choice_members,
-            delta_members,
-            call_members,
-            function_members,
+            (choices_key,),
+            (delta_key,),
+            (calls_key,),
+            (call_index_key, function_key),
+            (arguments_key,),
             chunk_known,
             choice_known,
             delta_known,
             object_key,
+            usage_key,
             finish_key,
+            logprobs_key,
             index_key,
             function_call_key,
         ) = readers
@@ -302,24 +311,24 @@ class OpenAIChat(Profile):
             for raw in items_from(items, start, stop):
                 if type(raw) is not dict_:
                     break
-                choices = chunk_members(raw)
+                choices = raw[choices_key]
                 # (an "error" member, not one of CHUNK_MEMBERS, fails chunk_known below)
                 # (usage and logprobs, closed levels, are checked by feed)
                 if (
                     type(choices) is not list_
                     or len(choices) != 1
                     or raw.get(object_key) == "error"
-                    or raw.get("usage") is not None
+                    or raw.get(usage_key) is not None
                 ):
                     break
                 choice = choices[0]
                 if (
                     type(choice) is not dict_
                     or choice.get(finish_key) is not None
-                    or choice.get("logprobs") is not None
+                    or choice.get(logprobs_key) is not None
                 ):
                     break
-                delta = choice_members(choice)
+                delta = choice[delta_key]
                 if (
                     type(delta) is not dict_
                     # A delta of one member holds nothing but tool_calls
@@ -339,14 +348,15 @@ class OpenAIChat(Profile):
                     or not chunk_known(raw)
                 ):
                     break
-                calls = delta_members(delta)
+                calls = delta[calls_key]
                 if type(calls) is not list_ or len(calls) != 1:
                     break
                 call = calls[0]
                 if type(call) is not dict_ or len(call) != call_size:
                     break
                 number = choice.get(index_key, 0)
-                index, function = call_members(call)
+                index = call[call_index_key]
+                function = call[function_key]
                 # exact int checks: True == 1 would find slot 1
                 if (
                     type(number) is not int_
@@ -355,7 +365,7 @@ class OpenAIChat(Profile):
                     or len(function) != function_size
                 ):
                     break
-                text = function_members(function)
+                text = function[arguments_key]
                 if type(text) is not str_:
                     break
                 if number != scope:
@@ -377,12 +387,13 @@ class OpenAIChat(Profile):
         return fragment_run(pos, sum(map(len, texts.values())), texts)
 
     def _learn_run_readers(self, first: Any) -> _RunReaders:
-        """The window's getters, membership tests and member names, made
-        with the key objects of ``first`` and of what it holds along
-        RUN_ITEM's path (see :meth:`Level.get_with`): the same members and
-        the same sets, found by identity.  Kept for the turn once ``first``
-        holds every name the getters read (the first fragment chunk does;
-        the role chunk before it holds no ``tool_calls``)."""
+        """The window's subscripts (each level's :meth:`Level.keys_with`),
+        membership tests and member names, made with the key objects of
+        ``first`` and of what it holds along RUN_ITEM's path (see
+        :meth:`Level.get_with`): the same members and the same sets, found
+        by identity.  Kept for the turn once ``first`` holds every name the
+        window reads (the first fragment chunk does; the role chunk before
+        it holds no ``tool_calls``)."""
         found: list[Any] = [first]
         level: Any = first
         for name in ("choices", 0, "delta", "tool_calls", 0, "function"):
@@ -393,17 +404,19 @@ class OpenAIChat(Profile):
             if type(level) is dict:
                 found.append(level)
         keys = key_objects(*found)
-        readers: _RunReaders = (
-            _CHUNK.get_with(keys),
-            _CHOICE.get_with(keys),
-            _DELTA.get_with(keys),
-            _CALL.get_with(keys),
-            _FUNCTION.get_with(keys),
+        readers = _RunReaders(
+            _CHUNK.keys_with(keys),
+            _CHOICE.keys_with(keys),
+            _DELTA.keys_with(keys),
+            _CALL.keys_with(keys),
+            _FUNCTION.keys_with(keys),
             frozenset(keys.get(name, name) for name in CHUNK_MEMBERS).issuperset,
             frozenset(keys.get(name, name) for name in CHOICE_MEMBERS).issuperset,
             frozenset(keys.get(name, name) for name in DELTA_MEMBERS).issuperset,
             keys.get("object", "object"),
+            keys.get("usage", "usage"),
             keys.get("finish_reason", "finish_reason"),
+            keys.get("logprobs", "logprobs"),
             keys.get("index", "index"),
             keys.get("function_call", "function_call"),
         )
@@ -418,25 +431,23 @@ class OpenAIChat(Profile):
         # its choice and its delta) are counted here, level by level.
         n = run.count
         chunks = list(items[start : start + n])
-        choices = list(map(_first, map(_CHUNK.get, chunks)))
+        # The file's key objects, as the window read them (equal names
+        # otherwise): each lookup then matches by identity.
+        readers = self._run_readers
+        choices_key, delta_key = (
+            (readers.chunk_keys[0], readers.choice_keys[0])
+            if readers is not None
+            else (_CHUNK.read[0], _CHOICE.read[0])
+        )
+        choices = list(map(_first, map(itemgetter(choices_key), chunks)))
         members = RUN_ITEM.exact_members * n
         colons = fragment_colons(run)
         # The window checked that a choice holds nothing but CHOICE_MEMBERS
-        # (colon-free words), an int index and a None finish_reason: when
-        # no choice has logprobs either, nothing in a choice but its delta
+        # (colon-free words), an int index, a None finish_reason and no
+        # logprobs (or a None one): nothing in a choice but its delta
         # (counted below) can hold a colon or a container.
-        if list(map(dict.get, choices, repeat("logprobs"))).count(None) == n:
-            members += sum(map(len, choices))
-            levels: tuple[tuple[list[Any], Level], ...] = (
-                (chunks, _CHUNK),
-                (list(map(_CHOICE.get, choices)), _DELTA),
-            )
-        else:
-            levels = (
-                (chunks, _CHUNK),
-                (choices, _CHOICE),
-                (list(map(_CHOICE.get, choices)), _DELTA),
-            )
+        members += sum(map(len, choices))
+        levels = ((chunks, _CHUNK), (list(map(itemgetter(delta_key), choices)), _DELTA))
         for dicts, level in levels:
             counted = _level_tally(dicts, level.read[0])
             if counted is None:
