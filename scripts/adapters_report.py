@@ -199,7 +199,13 @@ def main(argv: list[str] | None = None) -> int:
     corpus = args.corpus.resolve()
     if corpus.is_relative_to(ROOT):
         corpus = corpus.relative_to(ROOT)
-    document = args.docs.read_text(encoding="utf-8")
+    try:
+        document = args.docs.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        # (the report is spliced into the page between its markers: no page, nothing to splice)
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        print(f"adapters-report: cannot read {args.docs}: {reason}", file=sys.stderr)
+        return 2
     updated = document
     if args.only in (None, "adapters"):
         code, updated = adapters_block(args, corpus, updated)

@@ -102,9 +102,22 @@ def _dump(value: Any, repeats: dict[int, tuple[str, Any]]) -> str:
     return json.dumps(value)
 
 
-_keys = st.sampled_from(["x", "a:b", "index", "type", "delta", "function", "arguments"])
+# (logprobs and usage: the chat tally counts from the window's refusal of a
+# non-None one, so an extra one must never get a chunk into a run)
+_keys = st.sampled_from(
+    ["x", "a:b", "index", "type", "delta", "function", "arguments", "logprobs", "usage"]
+)
+# Empty arrays nested past every declared shape: no member, no colon, only
+# depth, which a tally that vouched for them would report too low.
+_DEEP: list[Any] = []
+for _ in range(12):
+    _DEEP = [_DEEP]
 _values = st.recursive(
-    st.none() | st.booleans() | st.integers(-2, 2) | st.text(alphabet="ab:{}", max_size=3),
+    st.none()
+    | st.booleans()
+    | st.integers(-2, 2)
+    | st.text(alphabet="ab:{}", max_size=3)
+    | st.just(_DEEP),
     lambda inner: st.lists(inner, max_size=2) | st.dictionaries(_keys, inner, max_size=2),
     max_leaves=4,
 )
@@ -201,6 +214,29 @@ def test_each_object_of_a_whole_call_run_changed_once(action: str) -> None:
         tally = made.tally(parsed, 0, run)
         members, colons, depth = _exact(parsed[: run.count])
         assert tally[0] <= members and tally[1] <= colons and tally[2] >= depth, target_at
+
+
+@pytest.mark.parametrize("key", ["x", "logprobs", "usage", "finish_reason", "audio", "index"])
+def test_each_object_of_a_chat_run_given_a_member_of_only_depth(key: str) -> None:
+    # Every object of the chat run, given a member that holds nothing but
+    # depth: the tally still never reports a depth below a walk's.  (It
+    # counts the choices from the window's checks, its refusal of a
+    # non-None logprobs among them; a window that let one through would be
+    # caught here, not by the random draws above.)
+    count = len(_objects(_run_items("openai")))
+    for target_at in range(count):
+        items = _run_items("openai")
+        _objects(items)[target_at][key] = _DEEP
+        parsed = json.loads(json.dumps(items))
+        for profile in ("openai", "mistral"):
+            made = _primed(profile)
+            run = made.window(parsed, 0, len(parsed), len(_opening(profile)))
+            tally = None if run is None else made.tally(parsed, 0, run)
+            if run is None or tally is None:
+                continue
+            members, colons, depth = _exact(parsed[: run.count])
+            assert tally[0] <= members and tally[1] <= colons, (profile, target_at)
+            assert tally[2] >= depth, (profile, target_at)
 
 
 def test_clean_items_are_counted_exactly() -> None:

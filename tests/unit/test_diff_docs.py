@@ -121,3 +121,18 @@ def test_every_claim_has_evidence_in_the_script() -> None:
         assert section.claims
         for claim in section.claims:
             assert claim.evidence and claim.text.endswith(".")
+
+
+def test_a_docs_page_it_cannot_read_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = script()
+    monkeypatch.chdir(Path.cwd())  # main() moves to the repository; put it back after
+    missing = tmp_path / "nowhere.md"
+    assert module.main(["--docs", str(missing), "--only", "adapters"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"adapters-report: cannot read {missing}: No such file or directory\n"
+    binary = tmp_path / "binary.md"
+    binary.write_bytes(b"\xff\xfe\x00")
+    assert module.main(["--docs", str(binary), "--only", "adapters"]) == 2
+    assert capsys.readouterr().err == f"adapters-report: cannot read {binary}: not UTF-8 text\n"
