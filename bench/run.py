@@ -79,6 +79,11 @@ def machine() -> list[str]:
         lines.append("load average at start: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     except OSError:
         pass
+    # The measurements import the checkout this script is in (bench/measure.py
+    # puts it first on sys.path, whatever PYTHONPATH says); so does the line
+    # that names it, or a run from a worktree names the installed tree.
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
     import toolstream
 
     lines.append(f"toolstream {toolstream.__version__} from {Path(toolstream.__file__).parent}")

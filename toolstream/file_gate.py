@@ -41,8 +41,8 @@ class FileGate(Gate):
         return self._profile.stream_key
 
     def feed_counting(self, stream: list[Any]) -> Ledger:
-        """:meth:`feed_all` on a whole fixture stream, keeping the ledger
-        of the runs it took."""
+        """:meth:`feed_all` on a whole fixture stream parsed from a file
+        (JSON values only), keeping the ledger of the runs it took."""
         ledger = Ledger()
         add = ledger.add
         tally = self._profile.tally
@@ -56,9 +56,13 @@ class FileGate(Gate):
             else:
                 add(start, run.count, tally(items, start, run))
 
+        if self._closed is not None:
+            raise RuntimeError("feed() after close()")
         given, self._read_hook = self._read_hook, count
         try:
-            self.feed_all(stream)
+            # A parsed file's items are JSON values: wire_form would return
+            # each as it is, so its screen (a pass over the stream) is skipped.
+            self._feed_wire(stream)
         finally:
             self._read_hook = given
         return ledger

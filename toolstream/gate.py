@@ -230,6 +230,12 @@ class Gate:
             items = list(items)
         if list(map(type, items)).count(dict) != len(items):  # in C: the usual all-dict case
             items = [wire_form(item) for item in items]
+        self._feed_wire(items)
+
+    def _feed_wire(self, items: Sequence[Any]) -> None:
+        """:meth:`feed_all`'s reading of ``items``, each already in its wire
+        form (what :func:`wire_form` returns unchanged: any JSON value, such
+        as the items of a parsed fixture file)."""
         window = self._profile.window
         take = self._turn.take_fragments
         read_hook = self._read_hook

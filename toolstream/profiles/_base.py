@@ -178,11 +178,11 @@ class Level:
     ``read`` are the members :meth:`Profile.window` (or ``tally_item``)
     reads at this level through :attr:`get` or the subscripts of
     :meth:`keys_with` (a missing member ends the run with ``KeyError``,
-    never a default), so every item it
-    accepts holds at least these.  ``exact``: the window also checks that the
-    level holds nothing else.  ``array``: the level is an array whose length
-    the window checks (``read`` is then empty).  The values of ``read``
-    members are the next level, or scalars the window type-checks."""
+    never a default), so every item it accepts holds at least these.
+    ``exact``: the window also checks that the level holds nothing else.
+    ``array``: the level is an array whose length the window checks
+    (``read`` is then empty).  The values of ``read`` members are the next
+    level, or scalars the window type-checks."""
 
     read: tuple[str, ...] = ()
     exact: bool = False
@@ -190,7 +190,9 @@ class Level:
     get: Callable[[Any], Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        # One itemgetter per level: a C call in the window's loop.
+        # One itemgetter per level, for a reader that takes a level's members
+        # at once (tally_item, a whole call's start); the windows' loops
+        # subscript instead (keys_with).
         object.__setattr__(self, "get", itemgetter(*self.read) if self.read else None)
 
     def get_with(self, keys: Mapping[str, str]) -> Callable[[Any], Any]:
